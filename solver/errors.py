@@ -1,0 +1,23 @@
+"""The engine's narrow exceptions (the CLI turns them into messages and exit codes)."""
+
+from __future__ import annotations
+
+
+class HeritageError(Exception):
+    """Base class of every error the project raises on purpose."""
+
+
+class CardDataError(HeritageError, ValueError):
+    """A card-set file is malformed: names the file, the card, the field and the value."""
+
+
+class SetupError(HeritageError, ValueError):
+    """A game setup cannot be built (bad hand, deck order, die sequence...)."""
+
+
+class IllegalActionError(HeritageError, ValueError):
+    """An action that is not legal at the pending decision."""
+
+
+class EffectNotImplementedError(HeritageError, NotImplementedError):
+    """A card's effect is needed but the engine does not implement it yet."""

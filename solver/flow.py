@@ -1,0 +1,61 @@
+"""The engine loop: run automatic frames until a real decision is pending.
+
+A decision with no option vanishes (nothing to choose, e.g. no target); a decision with one
+option is taken at once (it is not a choice, and it is not written in a line). Otherwise the
+state stops there and `legal` holds the options, in a fixed order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from solver import archive, create, decline, effects, excavate, learn, turn
+from solver.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from solver.frames import Frame
+    from solver.state import GameState
+
+Auto = Callable[["GameState", "Frame"], None]
+Options = Callable[["GameState", "Frame"], list[int]]
+Choose = Callable[["GameState", "Frame", int], None]
+
+AUTO: dict[int, Auto] = {}
+OPTIONS: dict[int, Options] = {}
+CHOOSE: dict[int, Choose] = {}
+
+for _module in (turn, decline, create, learn, archive, excavate, effects):
+    _a, _o, _c = _module.register()
+    AUTO.update(_a)  # type: ignore[arg-type]
+    OPTIONS.update(_o)  # type: ignore[arg-type]
+    CHOOSE.update(_c)  # type: ignore[arg-type]
+
+
+def settle(st: GameState) -> None:
+    """Advance until a decision with two or more options is pending, or the game is over."""
+    stack = st.stack
+    while stack:
+        fr = stack[-1]
+        kind = fr[0]
+        if kind < 100:
+            stack.pop()
+            AUTO[kind](st, fr)
+            continue
+        opts = OPTIONS[kind](st, fr)
+        if len(opts) > 1:
+            st.legal = opts
+            return
+        stack.pop()
+        if opts:
+            CHOOSE[kind](st, fr, opts[0])
+    st.legal = []
+
+
+def apply(st: GameState, action: int) -> None:
+    """Take one option of the pending decision."""
+    if action not in st.legal:
+        raise IllegalActionError(f"action {action} is not legal here")
+    fr = st.stack.pop()
+    CHOOSE[fr[0]](st, fr, action)
+    settle(st)
