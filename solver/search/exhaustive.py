@@ -1,0 +1,269 @@
+"""Exact depth-first branch and bound over any `PuzzleState`.
+
+The search uses only the protocol of `solver.search.protocol` (`legal_actions`, `apply`,
+`clone`, `is_terminal`, `value`, `feasible`, `key`, `upper_bound`), so it solves every puzzle
+that implements it: the Antike know-how purchase today, the Ancient Knowledge solo game later.
+
+What it does, in the order of `_Search.visit`:
+
+1. count the node and stop at the node limit of `SearchConfig`;
+2. score a terminal (only feasible terminals are solutions);
+3. probe the transposition table, keyed by `PuzzleState.key()`;
+4. prune when `upper_bound()` cannot beat the best solution found so far (the incumbent);
+5. expand the children in the order of the move-ordering hook, stopping early once a child
+   reaches the node's bound;
+6. store what was learned about the position in the transposition table.
+
+The transposition table stores, for a key, the best *feasible terminal value reachable from the
+position*: exact when the subtree was searched through (with the action line that reaches it),
+otherwise an upper bound on it. This is sound because the protocol promises that equal keys mean
+equal futures, i.e. the same reachable terminals with the same `value()`; a game whose terminal
+value depends on the path must therefore put that path's contribution (score so far) in its key.
+
+Requirements on the game: `value()` of a feasible terminal is finite; `upper_bound()` is
+admissible (never below the value of a reachable feasible terminal; returning ``-inf`` declares
+that no feasible terminal is reachable). Ties keep the first solution found in move order, so the
+result is deterministic. The search recurses once per decision, so a line must stay well below
+Python's recursion limit (1000 by default).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeAlias, TypeVar
+
+from solver.search.protocol import PuzzleState
+from solver.search.status import Status
+
+S = TypeVar("S", bound=PuzzleState)
+
+#: A move-ordering hook: given a state and its legal actions, the same actions in the order to
+#: try (a permutation: dropping an action would make the search inexact; it is not checked).
+MoveOrder: TypeAlias = Callable[[S, Sequence[int]], Sequence[int]]
+
+NEG_INF = -math.inf
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """The tunable parameters of the exhaustive search, in one place.
+
+    :param max_nodes: stop after visiting this many nodes (``None``: no limit). A stopped search
+        reports ``FEASIBLE`` (with its best solution) or ``UNKNOWN`` (without one).
+    :param transpositions: use the transposition table.
+    :param tt_capacity: most positions kept in the table (``None``: no limit); when full, new
+        positions are not stored (positions already stored are still updated).
+    :raises ValueError: when a limit is not positive.
+    """
+
+    max_nodes: int | None = None
+    transpositions: bool = True
+    tt_capacity: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.max_nodes is not None and self.max_nodes < 1:
+            raise ValueError(f"max_nodes must be at least 1, got {self.max_nodes}")
+        if self.tt_capacity is not None and self.tt_capacity < 0:
+            raise ValueError(f"tt_capacity must be at least 0, got {self.tt_capacity}")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of `search`.
+
+    :param status: ``OPTIMAL`` (best solution, proven), ``INFEASIBLE`` (proven: no feasible
+        terminal), ``FEASIBLE`` (node limit hit after a solution was found) or ``UNKNOWN``.
+    :param value: the `value()` of the best feasible terminal found, or ``None``.
+    :param line: the actions from the root to that terminal (empty when there is none).
+    :param nodes: the number of positions visited, the root included (deterministic).
+    :param tt_hits: the number of positions answered by the transposition table.
+    """
+
+    status: Status
+    value: float | None
+    line: list[int]
+    nodes: int
+    tt_hits: int
+
+
+@dataclass(frozen=True)
+class TTEntry:
+    """What the search knows about the best feasible terminal value reachable from a position.
+
+    :param value: that value when `exact`, otherwise an upper bound on it (``-inf``: none).
+    :param exact: True when the position's subtree was searched through.
+    :param line: for an exact, finite value: the actions from the position to that terminal.
+    """
+
+    value: float
+    exact: bool
+    line: tuple[int, ...] = ()
+
+
+class TranspositionTable:
+    """Positions already searched, by `PuzzleState.key()`; the replacement policy lives here.
+
+    Policy: an exact entry is never replaced; a bound is replaced by an exact entry or by a
+    lower (tighter) bound. Entries are immutable, so a probe hands out no shared mutable state.
+    """
+
+    def __init__(self, capacity: int | None = None) -> None:
+        self._capacity = capacity
+        self._entries: dict[Hashable, TTEntry] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def probe(self, key: Hashable) -> TTEntry | None:
+        """The entry stored for `key`, if any."""
+        return self._entries.get(key)
+
+    def store(self, key: Hashable, entry: TTEntry) -> None:
+        """Record `entry` for `key`, following the replacement policy of the class."""
+        old = self._entries.get(key)
+        if old is None:
+            if self._capacity is None or len(self._entries) < self._capacity:
+                self._entries[key] = entry
+        elif not old.exact and (entry.exact or entry.value < old.value):
+            self._entries[key] = entry
+
+
+class _NodeLimitReachedError(Exception):
+    """Raised inside the search when `SearchConfig.max_nodes` positions have been visited."""
+
+
+class _Search(Generic[S]):
+    """One run of the branch and bound: the incumbent, the counters and the table."""
+
+    def __init__(self, config: SearchConfig, order: MoveOrder[S] | None) -> None:
+        self.config = config
+        self.order = order
+        self.table = TranspositionTable(config.tt_capacity) if config.transpositions else None
+        self.found = False
+        self.best_value = NEG_INF
+        self.best_line: list[int] = []
+        self.path: list[int] = []
+        self.nodes = 0
+        self.tt_hits = 0
+
+    def _improve(self, value: float, tail: Sequence[int]) -> None:
+        """Make the solution `path + tail` of `value` the incumbent if it is strictly better."""
+        if value > self.best_value:
+            self.found = True
+            self.best_value = value
+            self.best_line = [*self.path, *tail]
+
+    def visit(self, state: S) -> TTEntry:
+        """Search the subtree of `state` (never changed) and report its best feasible value."""
+        # Step 1. Count the node; stop at the node limit.
+        limit = self.config.max_nodes
+        if limit is not None and self.nodes >= limit:
+            raise _NodeLimitReachedError
+        self.nodes += 1
+
+        # Step 2. A terminal is a solution when it is feasible.
+        if state.is_terminal():
+            if not state.feasible():
+                return TTEntry(NEG_INF, exact=True)
+            value = state.value()
+            self._improve(value, ())
+            return TTEntry(value, exact=True)
+
+        # Step 3. A position searched before answers from the table.
+        key = state.key() if self.table is not None else None
+        if self.table is not None:
+            known = self.table.probe(key)
+            if known is not None and (known.exact or known.value <= self.best_value):
+                self.tt_hits += 1
+                if known.exact:
+                    self._improve(known.value, known.line)
+                return known
+
+        # Step 4. Prune a subtree that cannot beat the incumbent.
+        bound = state.upper_bound()
+        if bound <= self.best_value:
+            return self._store(key, TTEntry(bound, exact=False))
+
+        # Step 5. Expand the children in move order.
+        entry = self._expand(state, bound)
+
+        # Step 6. Remember the position.
+        return self._store(key, entry)
+
+    def _expand(self, state: S, bound: float) -> TTEntry:
+        """Step 5 of `visit`: search every child, or stop once nothing better can follow."""
+        actions: Sequence[int] = state.legal_actions()
+        if self.order is not None:
+            actions = self.order(state, actions)
+        best = NEG_INF
+        best_exact = False
+        best_line: tuple[int, ...] = ()
+        exact = True
+        for index, action in enumerate(actions):
+            child = state.clone()
+            child.apply(action)
+            self.path.append(action)
+            result = self.visit(child)
+            self.path.pop()
+            exact = exact and result.exact
+            if result.value > best:
+                best, best_exact = result.value, result.exact
+                best_line = (action, *result.line) if result.exact else ()
+            if best_exact and best >= bound:
+                # A child reaches the admissible bound: no sibling can do better.
+                return TTEntry(best, exact=True, line=best_line)
+            if self.best_value >= bound and index < len(actions) - 1:
+                # The incumbent reaches the bound: the siblings left cannot beat it.
+                return TTEntry(bound, exact=False)
+        if exact:
+            return TTEntry(best, exact=True, line=best_line if best > NEG_INF else ())
+        return TTEntry(min(best, bound), exact=False)
+
+    def _store(self, key: Hashable, entry: TTEntry) -> TTEntry:
+        if self.table is not None:
+            self.table.store(key, entry)
+        return entry
+
+
+def search(
+    root: S,
+    config: SearchConfig | None = None,
+    order: MoveOrder[S] | None = None,
+) -> SearchResult:
+    """Find the feasible terminal of largest `value()` reachable from `root` (never changed).
+
+    :param root: the position to search from.
+    :param config: limits and switches; the defaults search to the end with a table.
+    :param order: the move-ordering hook (default: the order of `legal_actions()`).
+    :returns: the status, the best value and line, and the node count.
+    """
+    run = _Search(config or SearchConfig(), order)
+    try:
+        run.visit(root)
+        complete = True
+    except _NodeLimitReachedError:
+        complete = False
+    if complete:
+        status = Status.OPTIMAL if run.found else Status.INFEASIBLE
+    else:
+        status = Status.FEASIBLE if run.found else Status.UNKNOWN
+    return SearchResult(
+        status=status,
+        value=run.best_value if run.found else None,
+        line=list(run.best_line),
+        nodes=run.nodes,
+        tt_hits=run.tt_hits,
+    )
+
+
+def replay(root: S, line: Sequence[int]) -> S:
+    """A copy of `root` after the actions of `line` (`root` is not changed).
+
+    :raises ValueError: (from the game) when an action of the line is illegal.
+    """
+    state = root.clone()
+    for action in line:
+        state.apply(action)
+    return state

@@ -1,0 +1,253 @@
+"""The generic exhaustive search on a toy puzzle (0/1 knapsack) defined here, against brute force."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Self
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.search.exhaustive import (
+    SearchConfig,
+    TranspositionTable,
+    TTEntry,
+    replay,
+    search,
+)
+from solver.search.protocol import PuzzleState
+from solver.search.status import EXIT_USAGE_ERROR, Status, exit_code
+
+TAKE, LEAVE = 1, 0
+
+
+class Knapsack:
+    """Take or leave each item in turn; feasible when the weight fits (or fills exactly).
+
+    Items may be taken beyond the capacity, so infeasible terminals exist. The key holds the
+    weight and value so far, so equal items give transpositions.
+    """
+
+    def __init__(
+        self,
+        weights: Sequence[int],
+        values: Sequence[int],
+        capacity: int,
+        exact_fill: bool = False,
+    ) -> None:
+        self.weights = tuple(weights)
+        self.values = tuple(values)
+        self.capacity = capacity
+        self.exact_fill = exact_fill
+        self.step = 0
+        self.weight = 0
+        self.total = 0
+
+    def legal_actions(self) -> Sequence[int]:
+        return () if self.is_terminal() else (LEAVE, TAKE)
+
+    def apply(self, action: int) -> None:
+        if action not in self.legal_actions():
+            raise ValueError(f"illegal action {action}")
+        if action == TAKE:
+            self.weight += self.weights[self.step]
+            self.total += self.values[self.step]
+        self.step += 1
+
+    def clone(self) -> Self:
+        other = type(self)(self.weights, self.values, self.capacity, self.exact_fill)
+        other.step, other.weight, other.total = self.step, self.weight, self.total
+        return other
+
+    def is_terminal(self) -> bool:
+        return self.step == len(self.weights)
+
+    def value(self) -> float:
+        return float(self.total)
+
+    def feasible(self) -> bool:
+        if self.exact_fill:
+            return self.weight == self.capacity
+        return self.weight <= self.capacity
+
+    def key(self) -> tuple[int, int, int]:
+        return (self.step, self.weight, self.total)
+
+    def upper_bound(self) -> float:
+        return float(self.total + sum(v for v in self.values[self.step :] if v > 0))
+
+    def action_to_string(self, action: int) -> str:
+        return f"{'take' if action == TAKE else 'leave'} {self.step}"
+
+
+def brute_force(puzzle: Knapsack) -> float | None:
+    """The best feasible value over every take/leave line, or None."""
+    best: float | None = None
+    for line in itertools.product((LEAVE, TAKE), repeat=len(puzzle.weights)):
+        end = replay(puzzle, line)
+        if end.feasible() and (best is None or end.value() > best):
+            best = end.value()
+    return best
+
+
+FIXED = Knapsack(
+    weights=[3, 4, 2, 3, 4, 2, 5, 1],
+    values=[4, 5, 3, 4, 5, 3, 6, 1],
+    capacity=11,
+)
+
+
+def test_toy_implements_the_protocol() -> None:
+    assert isinstance(FIXED, PuzzleState)
+
+
+def test_fixed_instance_is_optimal_and_the_line_replays() -> None:
+    result = search(FIXED)
+    assert result.status is Status.OPTIMAL
+    assert result.value == brute_force(FIXED) == 15.0
+    end = replay(FIXED, result.line)
+    assert end.is_terminal() and end.feasible() and end.value() == result.value
+
+
+# The node-count signature of the fixed instance (Stockfish-style "bench").
+NODES_WITH_TABLE = 169
+TT_HITS = 25
+NODES_WITHOUT_TABLE = 371
+NODES_TAKE_FIRST = 145
+
+
+def test_node_count_regression() -> None:
+    """Deterministic node counts: a change here means the search itself changed."""
+    with_table = search(FIXED)
+    without_table = search(FIXED, SearchConfig(transpositions=False))
+    take_first = search(FIXED, order=lambda _state, actions: sorted(actions, reverse=True))
+    assert (with_table.nodes, with_table.tt_hits) == (NODES_WITH_TABLE, TT_HITS)
+    assert without_table.nodes == NODES_WITHOUT_TABLE
+    assert without_table.tt_hits == 0
+    assert take_first.nodes == NODES_TAKE_FIRST
+    assert with_table.value == without_table.value == take_first.value
+
+
+def test_transpositions_save_nodes_on_repeated_items() -> None:
+    puzzle = Knapsack(weights=[2] * 10, values=[3] * 10, capacity=9)
+    with_table = search(puzzle)
+    without_table = search(puzzle, SearchConfig(transpositions=False))
+    assert with_table.value == without_table.value == 12.0
+    assert with_table.tt_hits > 0
+    assert with_table.nodes < without_table.nodes
+
+
+def test_move_order_hook_changes_the_walk_not_the_answer() -> None:
+    seen: list[int] = []
+
+    def order(state: Knapsack, actions: Sequence[int]) -> Sequence[int]:
+        seen.append(state.step)
+        return tuple(reversed(actions))
+
+    result = search(FIXED, order=order)
+    assert seen and seen[0] == 0
+    assert result.value == 15.0
+
+
+def test_root_is_not_changed() -> None:
+    root = FIXED.clone()
+    search(root)
+    assert root.key() == (0, 0, 0)
+
+
+def test_proven_infeasible() -> None:
+    puzzle = Knapsack(weights=[2, 4, 6], values=[1, 1, 1], capacity=5, exact_fill=True)
+    result = search(puzzle)
+    assert result.status is Status.INFEASIBLE
+    assert (result.value, result.line) == (None, [])
+
+
+def test_terminal_root() -> None:
+    result = search(Knapsack(weights=[], values=[], capacity=0))
+    assert (result.status, result.value, result.line, result.nodes) == (Status.OPTIMAL, 0.0, [], 1)
+
+
+def test_dead_end_has_no_solution() -> None:
+    class Stuck(Knapsack):
+        def legal_actions(self) -> Sequence[int]:
+            return ()
+
+    assert search(Stuck([1], [1], 1)).status is Status.INFEASIBLE
+
+
+def test_node_limit_without_solution_is_unknown() -> None:
+    result = search(FIXED, SearchConfig(max_nodes=1))
+    assert (result.status, result.value, result.nodes) == (Status.UNKNOWN, None, 1)
+
+
+def test_node_limit_after_a_solution_is_feasible() -> None:
+    full = search(FIXED, SearchConfig(transpositions=False))
+    cut = search(FIXED, SearchConfig(max_nodes=20, transpositions=False))
+    assert cut.status is Status.FEASIBLE
+    assert cut.nodes == 20
+    assert cut.value is not None and full.value is not None and cut.value <= full.value
+    assert replay(FIXED, cut.line).value() == cut.value
+
+
+def test_config_rejects_bad_limits() -> None:
+    with pytest.raises(ValueError, match="max_nodes"):
+        SearchConfig(max_nodes=0)
+    with pytest.raises(ValueError, match="tt_capacity"):
+        SearchConfig(tt_capacity=-1)
+
+
+def test_table_replacement_policy() -> None:
+    table = TranspositionTable(capacity=1)
+    table.store("a", TTEntry(5.0, exact=False))
+    table.store("a", TTEntry(7.0, exact=False))  # a looser bound does not replace
+    assert table.probe("a") == TTEntry(5.0, exact=False)
+    table.store("a", TTEntry(3.0, exact=False))  # a tighter one does
+    assert table.probe("a") == TTEntry(3.0, exact=False)
+    table.store("a", TTEntry(2.0, exact=True, line=(1,)))
+    table.store("a", TTEntry(1.0, exact=False))  # an exact entry stays
+    assert table.probe("a") == TTEntry(2.0, exact=True, line=(1,))
+    table.store("b", TTEntry(1.0, exact=True))  # full: not stored
+    assert table.probe("b") is None and len(table) == 1
+
+
+def test_status_exit_codes() -> None:
+    assert [exit_code(s) for s in Status] == [0, 0, 1, 3]
+    assert [s.exit_code for s in Status] == [0, 0, 1, 3]
+    assert [str(s) for s in Status] == ["OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN"]
+    assert EXIT_USAGE_ERROR == 2
+    assert Status.FEASIBLE.has_solution and not Status.UNKNOWN.has_solution
+
+
+knapsacks = st.integers(min_value=0, max_value=8).flatmap(
+    lambda n: st.builds(
+        Knapsack,
+        weights=st.lists(st.integers(0, 6), min_size=n, max_size=n),
+        values=st.lists(st.integers(-3, 9), min_size=n, max_size=n),
+        capacity=st.integers(0, 25),
+        exact_fill=st.booleans(),
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    puzzle=knapsacks,
+    transpositions=st.booleans(),
+    capacity=st.sampled_from([None, 0, 3]),
+    take_first=st.booleans(),
+)
+def test_search_matches_brute_force(
+    puzzle: Knapsack, transpositions: bool, capacity: int | None, take_first: bool
+) -> None:
+    config = SearchConfig(transpositions=transpositions, tt_capacity=capacity)
+    order = (lambda _s, a: tuple(reversed(a))) if take_first else None
+    result = search(puzzle, config, order=order)
+    expected = brute_force(puzzle)
+    if expected is None:
+        assert result.status is Status.INFEASIBLE and result.value is None
+    else:
+        assert result.status is Status.OPTIMAL and result.value == expected
+        end = replay(puzzle, result.line)
+        assert end.is_terminal() and end.feasible() and end.value() == expected
