@@ -222,8 +222,8 @@ class CardBook:
 
     def lookup(self, name: str) -> Card | None:
         """The card with this code (``C5``) or id (``C5_ElloraCaves``), or None."""
-        by_code: dict[str, int] = getattr(self, "_by_code")
-        by_id: dict[str, int] = getattr(self, "_by_id")
+        by_code: dict[str, int] = self._by_code  # type: ignore[attr-defined]
+        by_id: dict[str, int] = self._by_id  # type: ignore[attr-defined]
         idx = by_code.get(name, by_id.get(name))
         return None if idx is None else self.cards[idx]
 
