@@ -11,8 +11,25 @@ from pathlib import Path
 from typing import Any
 
 from solver.cards import (
-    ANY_MONUMENT, ARTIFACT, COUNTERS, KIND_NAMES, MOMENTS, OPS, SPECIALS, STEP_OPS, TARGETS,
-    TECH_TYPE_NAMES, Card, CardBook, Clause, Effect, Filter, Reduction, Score, Step, Trigger,
+    ANY_MONUMENT,
+    ARTIFACT,
+    COUNTERS,
+    KIND_NAMES,
+    MOMENTS,
+    OPS,
+    SPECIALS,
+    STEP_OPS,
+    TARGETS,
+    TECH_TYPE_NAMES,
+    Card,
+    CardBook,
+    Clause,
+    Effect,
+    Filter,
+    Reduction,
+    Score,
+    Step,
+    Trigger,
 )
 from solver.errors import CardDataError
 

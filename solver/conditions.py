@@ -11,7 +11,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from solver.cards import (
-    ANCIENT, ARTIFACT, CITY, MEGALITH, PYRAMID, SECRET, WRITING, Clause,
+    ANCIENT,
+    ARTIFACT,
+    CITY,
+    MEGALITH,
+    PYRAMID,
+    SECRET,
+    WRITING,
+    Clause,
 )
 
 if TYPE_CHECKING:

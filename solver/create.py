@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from solver import actions as A
-from solver.cards import ARTIFACT, ANY_MONUMENT
+from solver.cards import ANY_MONUMENT, ARTIFACT
 from solver.conditions import count, holds
 from solver.frames import D_CREATE_CARD, D_CREATE_SPACE, D_ORDER, D_PAY, F_EFFECT, F_PLACE, Frame
 

@@ -21,8 +21,15 @@ from typing import TYPE_CHECKING
 
 from solver import actions as A
 from solver.frames import (
-    D_DECLINE_ORDER, D_FLIP, F_DECLINE_CARD, F_DECLINE_FINISH, F_DECLINE_NEXT, F_EFFECT,
-    F_ELONGATED, F_SLIDE, Frame,
+    D_DECLINE_ORDER,
+    D_FLIP,
+    F_DECLINE_CARD,
+    F_DECLINE_FINISH,
+    F_DECLINE_NEXT,
+    F_EFFECT,
+    F_ELONGATED,
+    F_SLIDE,
+    Frame,
 )
 from solver.state import TIME
 

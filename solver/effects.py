@@ -18,8 +18,21 @@ from solver.conditions import count, holds, requirement_met
 from solver.create import start_create
 from solver.errors import EffectNotImplementedError
 from solver.frames import (
-    D_ARTIFACT_PAY, D_BOTTOM, D_DISCARD_VAR, D_MOVE_SPACE, D_NUMBER, D_PAY, D_PICK, D_REMOVE,
-    D_TARGET, D_TECH_PICK, D_YESNO, F_EFFECT, F_REVEAL_DISCARD, F_STEPS, Frame,
+    D_ARTIFACT_PAY,
+    D_BOTTOM,
+    D_DISCARD_VAR,
+    D_MOVE_SPACE,
+    D_NUMBER,
+    D_PAY,
+    D_PICK,
+    D_REMOVE,
+    D_TARGET,
+    D_TECH_PICK,
+    D_YESNO,
+    F_EFFECT,
+    F_REVEAL_DISCARD,
+    F_STEPS,
+    Frame,
 )
 from solver.learn import candi_sukuh_in_timeline, gain_technology, start_learn
 from solver.state import EMPTY, HAND_LIMIT

@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING
 
 from solver import actions as A
 from solver.frames import (
-    D_EXCAVATE, D_KENSINGTON, D_ORDER, F_EFFECT, F_EXCAVATE_DRAW, F_EXCAVATE_TRIGGERS, Frame,
+    D_EXCAVATE,
+    D_KENSINGTON,
+    D_ORDER,
+    F_EFFECT,
+    F_EXCAVATE_DRAW,
+    F_EXCAVATE_TRIGGERS,
+    Frame,
 )
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from solver.cards import CardBook
 from solver.errors import SetupError
 from solver.frames import D_KEEP, F_TURN_START
 from solver.rng import die_rolls, shuffled
-from solver.state import EMPTY, GameState, TIME
+from solver.state import EMPTY, TIME, GameState
 
 HAND_SPECS = ("1", "2", "3", "4", "draw", "list")
 HAND_SIZE = 6

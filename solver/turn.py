@@ -9,8 +9,18 @@ from typing import TYPE_CHECKING
 
 from solver import actions as A
 from solver.frames import (
-    D_ACTION, D_EXCAVATE, D_FLIP, D_KEEP, D_ORDER, F_DECLINE_PHASE, F_EFFECT, F_TECH_PHASE,
-    F_TIMELINE_PHASE, F_TURN_END, F_TURN_START, Frame,
+    D_ACTION,
+    D_EXCAVATE,
+    D_FLIP,
+    D_KEEP,
+    D_ORDER,
+    F_DECLINE_PHASE,
+    F_EFFECT,
+    F_TECH_PHASE,
+    F_TIMELINE_PHASE,
+    F_TURN_END,
+    F_TURN_START,
+    Frame,
 )
 from solver.state import EMPTY, TILE_C, TIME
 

@@ -18,7 +18,12 @@ from puzzles.cardsets import load_book
 from solver import flow
 from solver.cards import CardBook
 from solver.frames import (
-    D_ACTION, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE, F_TURN_END, Frame,
+    D_ACTION,
+    F_DECLINE_PHASE,
+    F_TECH_PHASE,
+    F_TIMELINE_PHASE,
+    F_TURN_END,
+    Frame,
 )
 from solver.setup import Setup, new_game
 from solver.state import EMPTY, TIME, GameState
