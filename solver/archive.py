@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from solver import actions as A
-from solver.frames import D_ARCHIVE, F_ARCHIVE_REMOVE, Frame
+from solver.frames import D_ARCHIVE, F_ARCHIVE_REMOVE, Frame, Registry
 
 if TYPE_CHECKING:
     from solver.state import GameState
@@ -45,6 +45,6 @@ def archive_remove(st: GameState, fr: Frame) -> None:
     start_removal(st, source=-1, amount=fr[1], up_to=False, candidates=tuple(st.monuments()))
 
 
-def register() -> tuple[dict[int, object], dict[int, object], dict[int, object]]:
-    return ({F_ARCHIVE_REMOVE: archive_remove}, {D_ARCHIVE: archive_options},  # type: ignore[return-value]
+def register() -> Registry:
+    return ({F_ARCHIVE_REMOVE: archive_remove}, {D_ARCHIVE: archive_options},
             {D_ARCHIVE: archive_choose})

@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING
 from solver import actions as A
 from solver.cards import ANY_MONUMENT, ARTIFACT
 from solver.conditions import count, holds
-from solver.frames import D_CREATE_CARD, D_CREATE_SPACE, D_ORDER, D_PAY, F_EFFECT, F_PLACE, Frame
+from solver.frames import (
+    D_CREATE_CARD,
+    D_CREATE_SPACE,
+    D_ORDER,
+    D_PAY,
+    F_EFFECT,
+    F_PLACE,
+    Frame,
+    Registry,
+)
 
 if TYPE_CHECKING:
     from solver.state import GameState
@@ -189,10 +198,10 @@ def place(st: GameState, fr: Frame) -> None:
         st.stack.append((D_ORDER, tuple(group), True))
 
 
-def register() -> tuple[dict[int, object], dict[int, object], dict[int, object]]:
+def register() -> Registry:
     auto = {F_PLACE: place}
     options = {D_CREATE_CARD: create_card_options, D_CREATE_SPACE: create_space_options,
                D_PAY: pay_options}
     choose = {D_CREATE_CARD: create_card_choose, D_CREATE_SPACE: create_space_choose,
               D_PAY: pay_choose}
-    return auto, options, choose  # type: ignore[return-value]
+    return auto, options, choose

@@ -30,6 +30,7 @@ from solver.frames import (
     F_ELONGATED,
     F_SLIDE,
     Frame,
+    Registry,
 )
 from solver.state import TIME
 
@@ -149,7 +150,7 @@ def slide_time_card(st: GameState) -> None:
         st.time_space = s - 1
 
 
-def register() -> tuple[dict[int, object], dict[int, object], dict[int, object]]:
+def register() -> Registry:
     from solver.frames import F_DECLINE_PHASE
 
     auto = {F_DECLINE_PHASE: decline_phase, F_DECLINE_NEXT: decline_next,
@@ -157,5 +158,5 @@ def register() -> tuple[dict[int, object], dict[int, object], dict[int, object]]
             F_ELONGATED: elongated, F_SLIDE: slide}
     options = {D_DECLINE_ORDER: decline_order_options}
     choose = {D_DECLINE_ORDER: decline_order_choose}
-    return auto, options, choose  # type: ignore[return-value]
+    return auto, options, choose
 

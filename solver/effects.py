@@ -33,6 +33,7 @@ from solver.frames import (
     F_REVEAL_DISCARD,
     F_STEPS,
     Frame,
+    Registry,
 )
 from solver.learn import candi_sukuh_in_timeline, gain_technology, start_learn
 from solver.state import EMPTY, HAND_LIMIT
@@ -638,7 +639,7 @@ STEP_HANDLERS = {
 }
 
 
-def register() -> tuple[dict[int, object], dict[int, object], dict[int, object]]:
+def register() -> Registry:
     auto = {F_EFFECT: resolve_effect, F_STEPS: run_steps, F_REVEAL_DISCARD: reveal_discard}
     options = {
         D_YESNO: yesno_options, D_REMOVE: remove_options, D_TARGET: target_options,
@@ -652,4 +653,4 @@ def register() -> tuple[dict[int, object], dict[int, object], dict[int, object]]
         D_BOTTOM: bottom_choose, D_DISCARD_VAR: discard_var_choose,
         D_ARTIFACT_PAY: artifact_pay_choose, D_TECH_PICK: tech_pick_choose,
     }
-    return auto, options, choose  # type: ignore[return-value]
+    return auto, options, choose

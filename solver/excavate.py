@@ -17,6 +17,7 @@ from solver.frames import (
     F_EXCAVATE_DRAW,
     F_EXCAVATE_TRIGGERS,
     Frame,
+    Registry,
 )
 
 if TYPE_CHECKING:
@@ -74,8 +75,8 @@ def excavate_triggers(st: GameState, fr: Frame) -> None:
         st.stack.append((D_ORDER, tuple(group), True))
 
 
-def register() -> tuple[dict[int, object], dict[int, object], dict[int, object]]:
+def register() -> Registry:
     auto = {F_EXCAVATE_DRAW: excavate_draw, F_EXCAVATE_TRIGGERS: excavate_triggers}
     options = {D_EXCAVATE: excavate_options, D_KENSINGTON: kensington_options}
     choose = {D_EXCAVATE: excavate_choose, D_KENSINGTON: kensington_choose}
-    return auto, options, choose  # type: ignore[return-value]
+    return auto, options, choose

@@ -27,9 +27,9 @@ CHOOSE: dict[int, Choose] = {}
 
 for _module in (turn, decline, create, learn, archive, excavate, effects):
     _a, _o, _c = _module.register()
-    AUTO.update(_a)  # type: ignore[arg-type]
-    OPTIONS.update(_o)  # type: ignore[arg-type]
-    CHOOSE.update(_c)  # type: ignore[arg-type]
+    AUTO.update(_a)
+    OPTIONS.update(_o)
+    CHOOSE.update(_c)
 
 
 def settle(st: GameState) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 Frame = tuple[Any, ...]
+# (automatic handlers, option generators, choice handlers) of one module, by frame kind
+Registry = tuple[dict[int, Any], dict[int, Any], dict[int, Any]]
 
 # Automatic frames.
 (

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from solver import actions as A
 from solver.conditions import requirement_met
-from solver.frames import D_LEARN, D_ORDER, F_EFFECT, F_LEARN_TRIGGERS, Frame
+from solver.frames import D_LEARN, D_ORDER, F_EFFECT, F_LEARN_TRIGGERS, Frame, Registry
 
 if TYPE_CHECKING:
     from solver.state import GameState
@@ -83,6 +83,6 @@ def learn_triggers(st: GameState, fr: Frame) -> None:
         st.stack.append((D_ORDER, tuple(group), True))
 
 
-def register() -> tuple[dict[int, object], dict[int, object], dict[int, object]]:
-    return ({F_LEARN_TRIGGERS: learn_triggers}, {D_LEARN: learn_options},  # type: ignore[return-value]
+def register() -> Registry:
+    return ({F_LEARN_TRIGGERS: learn_triggers}, {D_LEARN: learn_options},
             {D_LEARN: learn_choose})

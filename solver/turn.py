@@ -21,6 +21,7 @@ from solver.frames import (
     F_TURN_END,
     F_TURN_START,
     Frame,
+    Registry,
 )
 from solver.state import EMPTY, TILE_C, TIME
 
@@ -186,7 +187,7 @@ def flip_choose(st: GameState, fr: Frame, action: int) -> None:
     st.fill_tile(tile)
 
 
-def register() -> tuple[dict[int, object], dict[int, object], dict[int, object]]:
+def register() -> Registry:
     auto = {
         F_TURN_START: turn_start, F_TURN_END: turn_end, F_TIMELINE_PHASE: timeline_phase,
         F_TECH_PHASE: tech_phase,
@@ -195,4 +196,4 @@ def register() -> tuple[dict[int, object], dict[int, object], dict[int, object]]
                D_FLIP: flip_options}
     choose = {D_KEEP: keep_choose, D_ACTION: action_choose, D_ORDER: order_choose,
               D_FLIP: flip_choose}
-    return auto, options, choose  # type: ignore[return-value]
+    return auto, options, choose
