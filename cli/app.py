@@ -1,29 +1,63 @@
-"""The `heritage` command line: a thin Typer layer over `solver` and `puzzles`."""
+"""The `heritage` command line: a thin Typer layer over `solver` and `puzzles`.
+
+Commands live in their own modules (`cli.cards`, `cli.play`, `cli.verify`, `cli.trials`,
+`cli.campaign`, `cli.antike`); this module only assembles them. Exit codes: 0 success, 1 a negative answer (an invalid line),
+2 bad input (one line on stderr), 3 unknown (solvers).
+"""
 
 from __future__ import annotations
 
 import typer
 
+from cli.antike import antike_app
+from cli.campaign import campaign_app
+from cli.cards import cards_command
+from cli.play import play_command
+from cli.trials import trials_command
+from cli.verify import verify_command
+
 app = typer.Typer(
     name="heritage",
-    help="Exact rules engine and solver for the solo modes of Ancient Knowledge: Heritage.",
+    help="Exact rules engine and solver for the solo modes of Ancient Knowledge: Heritage.\n\n"
+    "Line files (JSON) record a game: the setup, every decision by turn, the score.",
     no_args_is_help=True,
     add_completion=False,
+    pretty_exceptions_enable=False,
 )
 
-
-def _mount_subcommands() -> None:
-    from cli.antike import antike_app
-
-    app.add_typer(antike_app, name="antike")
+app.command(
+    "cards",
+    help="List the cards of the chosen card sets: code, name, type, cost, space, knowledge, VP, "
+    "activation and text (technologies: level, requirement, VP). --missing lists only the cards "
+    "whose effect the engine does not implement.",
+)(cards_command)
+app.command(
+    "play",
+    help="Deal one seeded game and play it with the random policy; print the game turn by turn "
+    "and the five-row score sheet, or (--json) its line file.",
+)(play_command)
+app.command(
+    "verify",
+    help="Replay a line file with the engine: exit 0 if it is a legal finished game with the "
+    "claimed score, 1 if not (naming the first illegal step), 2 if the file is malformed.",
+)(verify_command)
+app.command(
+    "trials",
+    help="List the Trial Table (trials 1-10) with each trial's goal chests and effect chests; "
+    "stand-ins are marked. --json for scripts.",
+)(trials_command)
+app.add_typer(campaign_app, name="campaign")
+app.command(
+    "trials",
+    help="List the Trial Table (trials 1-10) with each trial's goal chests and effect chests; "
+    "stand-ins are marked.",
+)(trials_command)
+app.add_typer(campaign_app, name="campaign")
+app.add_typer(antike_app, name="antike")
 
 
 def main() -> None:
     """Console-script entry point."""
-    try:
-        _mount_subcommands()
-    except ImportError:  # pragma: no cover - while a sub-app is being written
-        pass
     app()
 
 

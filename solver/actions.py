@@ -22,6 +22,7 @@ NUMBER     ``#3``            a number (how many Past monuments to excavate, how 
                              knowledge to remove)
 TILE       ``tileA``         a technology tile (the middle-of-game flip)
 CHEST      ``!chest:Б``      use / order a chest effect (solo modes)
+           ``chest:Б``       choose a chest: a campaign goal, or a goal to give up
 =========  ================  ==============================================
 """
 
@@ -43,6 +44,7 @@ DONE_V, YES_V, NO_V = 0, 1, 2
 CTRL_NAMES = ("done", "yes", "no")
 TILE_NAMES = ("A", "B", "C")
 CHEST_LETTERS = "АБВГДЕЖЗИКЛМНОП"
+CHEST_PICK = 16  # CHEST values from here choose a chest ("chest:Б"); below, use one ("!chest:Б")
 
 
 def code(kind: int, value: int) -> int:
@@ -96,6 +98,8 @@ class Notation:
             return f"#{value}"
         if kind == TILE:
             return "tile" + TILE_NAMES[value]
+        if kind == CHEST and value >= CHEST_PICK:
+            return "chest:" + CHEST_LETTERS[value - CHEST_PICK]
         if kind == CHEST:
             return "!chest:" + CHEST_LETTERS[value]
         raise NotationError(f"no such action code: {action}")
@@ -109,6 +113,8 @@ class Notation:
             return code(CTRL, CTRL_NAMES.index(t))
         if t.startswith("!chest:") and len(t) == 8 and t[7] in CHEST_LETTERS:
             return code(CHEST, CHEST_LETTERS.index(t[7]))
+        if t.startswith("chest:") and len(t) == 7 and t[6] in CHEST_LETTERS:
+            return code(CHEST, CHEST_PICK + CHEST_LETTERS.index(t[6]))
         if t.startswith("tile") and t[4:] in TILE_NAMES:
             return code(TILE, TILE_NAMES.index(t[4:]))
         if len(t) >= 2 and t[0] == "s" and t[1:].isdigit():

@@ -26,6 +26,7 @@ COUNTERS = (
     "timeline.city", "timeline.megalith", "timeline.pyramid", "timeline.any", "timeline.min_type",
     "space1",
     "techs.ancient", "techs.secret", "techs.writing", "techs.any", "techs.min_type",
+    "techs.max_type",
     "artifacts", "lost", "tl_tokens", "hand", "hand.artifact", "self.tokens",
     "adj.city", "adj.megalith", "adj.pyramid", "adj.any", "adj.max_type",
 )
@@ -35,7 +36,7 @@ OPS = (">=", "<=", "==")
 STEP_OPS = (
     "draw", "remove_knowledge", "discard_lost", "swap", "move", "straighten", "create", "learn",
     "archive", "reveal_keep", "reveal_until", "niches", "ancient_greek", "discard_hand", "pay",
-    "bury_tech", "vanish_if_knowledge",
+    "bury_tech", "vanish_if_knowledge", "hold_tech", "gain_held_tech",
 )
 
 SPECIALS = (

@@ -91,6 +91,8 @@ COUNTERS: dict[str, Counter] = {
     "techs.writing": _techs(WRITING),
     "techs.any": lambda st, src: len(st.techs),
     "techs.min_type": lambda st, src: min(_techs(k)(st, src) for k in (ANCIENT, SECRET, WRITING)),
+    # South Arabian Writing (RULES.md section 12): "5 technologies of the same type"
+    "techs.max_type": lambda st, src: max(_techs(k)(st, src) for k in (ANCIENT, SECRET, WRITING)),
     "artifacts": lambda st, src: len(st.board_artifacts()),
     "lost": lambda st, src: st.lost,
     "tl_tokens": lambda st, src: st.timeline_tokens(),

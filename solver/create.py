@@ -57,6 +57,27 @@ def can_create(st: GameState, card: int, payable: int, kind: int | None, mtype: 
     return bool(legal_spaces(st, card, payable))
 
 
+def any_creatable(st: GameState) -> bool:
+    """Whether any card in hand can be created now (the Create action is legal)."""
+    payable = len(st.hand) - 1
+    cards = st.book.cards
+    free = [s for s in range(1, 7) if st.has_free_place(s)]
+    art_free = st.free_artifact_space() >= 0
+    for c in st.hand:
+        card = cards[c]
+        if card.is_tech or card.discard_cost > payable:
+            continue
+        if card.kind == ARTIFACT:
+            if art_free:
+                return True
+        elif card.locked:
+            if card.starting_space in free and card.discard_cost <= payable:
+                return True
+        elif any(card.discard_cost + abs(s - card.starting_space) <= payable for s in free):
+            return True
+    return False
+
+
 def creatable(st: GameState, kind: int | None, mtype: int | None) -> list[int]:
     """Cards in hand that can be created now."""
     payable = len(st.hand) - 1
@@ -165,7 +186,7 @@ def place(st: GameState, fr: Frame) -> None:
         st.tokens[card] = entering_knowledge(st, card)
     group: list[tuple[int, int]] = []
     for i, e in enumerate(c.effects):
-        if e.moment == "immediate" and e.discount is None:
+        if e.moment == "immediate" and e.discount is None and not e.opponents_only:
             if e.special == "potala_skip_decline":
                 if not st.in_decline:
                     st.potala = True

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from solver import actions as A
 from solver.archive import start_archive
-from solver.cards import ARTIFACT, Card, Filter, Step
+from solver.cards import ANY_MONUMENT, ARTIFACT, Card, Filter, Step
 from solver.conditions import count, holds, requirement_met
 from solver.create import start_create
 from solver.errors import EffectNotImplementedError
@@ -44,12 +44,12 @@ if TYPE_CHECKING:
 # D_TARGET purposes
 REMOVE_ONE, PAIR_FIRST, PAIR_SECOND, SWAP_SELF, SWAP_FIRST, SWAP_SECOND, MOVE = range(7)
 # D_TECH_PICK purposes
-BURY, LEARN_REVEALED = 0, 1
+BURY, LEARN_REVEALED, HOLD = 0, 1, 2
 
 IMPLEMENTED_OPS = frozenset({
     "draw", "remove_knowledge", "discard_lost", "swap", "move", "straighten", "create", "learn",
     "archive", "reveal_keep", "reveal_until", "niches", "ancient_greek", "discard_hand", "pay",
-    "bury_tech", "vanish_if_knowledge",
+    "bury_tech", "vanish_if_knowledge", "hold_tech", "gain_held_tech",
 })
 IMPLEMENTED_SPECIALS = frozenset({
     "potala_skip_decline", "candi_sukuh", "kensington_runestone", "phaistos_disc",
@@ -89,7 +89,8 @@ def resolve_effect(st: GameState, fr: Frame) -> None:
         return
     if e.special is not None:
         if e.special == "poulnabrone":
-            start_create(st, None, None, optional=True, granted_by=card)
+            # M36: the extra Create is a monument Create ("you may CREATE 2 [monuments]").
+            start_create(st, ANY_MONUMENT, None, optional=True, granted_by=card)
         return
     if not holds(st, e.condition, card):
         return
@@ -424,11 +425,10 @@ def reveal_builder(st: GameState, n: int) -> tuple[int, ...]:
 
 
 def step_reveal_keep(st: GameState, card: int, step: Step, ctx: int) -> None:
-    """Look at the top cards, keep some, discard the rest. Every take stops at 10 in hand (D4);
-    with 10 in hand already the effect does nothing (as P34's clarification says)."""
-    room = HAND_LIMIT - len(st.hand)
-    if room <= 0:
-        return
+    """Look at the top cards, keep some, discard the rest. Every take stops at 10 in hand (D4):
+    with 10 in hand the cards are still looked at and all discarded (T3 Hermes Trismegistus,
+    T4 Thales); P34's skip at 10 in hand is the condition of its own effect (clarifications)."""
+    room = max(0, HAND_LIMIT - len(st.hand))
     revealed = reveal_builder(st, step.count)
     keep = min(step.keep, room, len(revealed))
     st.stack.append((F_REVEAL_DISCARD, revealed))
@@ -591,6 +591,8 @@ def tech_pick_options(st: GameState, fr: Frame) -> list[int]:
     if purpose == BURY:
         return [A.code(A.CARD, t) for t in sorted(st.available_techs())
                 if arg is None or cards[t].level == arg]
+    if purpose == HOLD:
+        return [A.code(A.CARD, t) for t in sorted(st.available_techs()) if cards[t].level == arg]
     relax = candi_sukuh_in_timeline(st)
     return [A.code(A.CARD, t) for t in sorted(arg)
             if t in st.limbo and requirement_met(st, cards[t].requirement, relax)]
@@ -598,7 +600,8 @@ def tech_pick_options(st: GameState, fr: Frame) -> list[int]:
 
 def tech_pick_choose(st: GameState, fr: Frame, action: int) -> None:
     """BURY: the technology goes to the bottom of its level's deck, then the tile refill rule
-    (P35, T27). LEARN_REVEALED: learn a revealed Level II technology (P7)."""
+    (P35, T27). LEARN_REVEALED: learn a revealed Level II technology (P7). HOLD: the technology
+    goes onto the card (Abu Simbel, RULES.md section 12), then the tile refill rule."""
     _, purpose, n, arg = fr
     t = A.value_of(action)
     if purpose == BURY:
@@ -607,6 +610,9 @@ def tech_pick_choose(st: GameState, fr: Frame, action: int) -> None:
         tile = st.take_from_tile(t)
         st.tech_decks[st.book.cards[t].level - 1].insert(0, t)
         st.check_tile(tile)
+    elif purpose == HOLD:
+        st.held = st.held + ((n, t),)
+        st.check_tile(st.take_from_tile(t))
     else:
         st.limbo.remove(t)
         gain_technology(st, t)
@@ -616,6 +622,27 @@ def step_vanish(st: GameState, card: int, step: Step, ctx: int) -> None:
     """C25-C29: a declining card that still holds knowledge is discarded instead."""
     if st.tokens[card] >= 1:
         st.vanishing = card
+
+
+def step_hold_tech(st: GameState, card: int, step: Step, ctx: int) -> None:
+    """Abu Simbel (RULES.md section 12), on Create: put an available technology of the step's
+    level on this card (it leaves its tile; the tile rule of section 5 follows)."""
+    if st.in_timeline(card):
+        st.stack.append((D_TECH_PICK, HOLD, card, step.level or 2))
+
+
+def step_gain_held_tech(st: GameState, card: int, step: Step, ctx: int) -> None:
+    """Abu Simbel (RULES.md section 12), on decline: the technology on this card joins the
+    collection if its requirement is met now (Candi Sukuh may relax it, D19) and then counts as
+    learned (its effect and the Learn triggers apply); otherwise it is discarded (stand-in)."""
+    for holder, t in st.held:
+        if holder != card:
+            continue
+        st.held = tuple(h for h in st.held if h != (holder, t))
+        if requirement_met(st, st.book.cards[t].requirement, candi_sukuh_in_timeline(st)):
+            gain_technology(st, t)
+        else:
+            st.discard_tech(t)
 
 
 STEP_HANDLERS = {
@@ -636,6 +663,8 @@ STEP_HANDLERS = {
     "pay": step_pay,
     "bury_tech": step_bury,
     "vanish_if_knowledge": step_vanish,
+    "hold_tech": step_hold_tech,
+    "gain_held_tech": step_gain_held_tech,
 }
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from solver import archive, create, decline, effects, excavate, learn, turn
 from solver.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -25,15 +24,24 @@ AUTO: dict[int, Auto] = {}
 OPTIONS: dict[int, Options] = {}
 CHOOSE: dict[int, Choose] = {}
 
-for _module in (turn, decline, create, learn, archive, excavate, effects):
-    _a, _o, _c = _module.register()
-    AUTO.update(_a)
-    OPTIONS.update(_o)
-    CHOOSE.update(_c)
+
+
+def register_handlers() -> None:
+    """Fill the handler tables from the phase and action modules (done once, on first use, so
+    that any engine module can be imported first without an import cycle)."""
+    from solver import archive, chests, create, decline, effects, excavate, learn, turn
+
+    for module in (turn, decline, create, learn, archive, excavate, effects, chests):
+        a, o, c = module.register()
+        AUTO.update(a)
+        OPTIONS.update(o)
+        CHOOSE.update(c)
 
 
 def settle(st: GameState) -> None:
     """Advance until a decision with two or more options is pending, or the game is over."""
+    if not AUTO:
+        register_handlers()
     stack = st.stack
     while stack:
         fr = stack[-1]

@@ -28,6 +28,9 @@ Registry = tuple[dict[int, Any], dict[int, Any], dict[int, Any]]
     D_NUMBER, D_PICK, D_DISCARD_VAR, D_TECH_PICK, D_BOTTOM, D_ARTIFACT_PAY,
 ) = range(100, 122)
 
+# Decision frames of the solo modes (chest cards: solver.chests).
+D_CHEST_WINDOW, D_CHEST_USE, D_CHEST_GOALS, D_CHEST_REVISE = range(122, 126)
+
 DECISION_NAMES = {
     D_KEEP: "keep 6 of 10",
     D_ACTION: "choose an action",
@@ -51,6 +54,10 @@ DECISION_NAMES = {
     D_TECH_PICK: "choose an available technology",
     D_BOTTOM: "put a revealed technology at the bottom",
     D_ARTIFACT_PAY: "discard one of your artifacts (or done)",
+    D_CHEST_WINDOW: "use a lightning chest (or done)",
+    D_CHEST_USE: "use this chest's effect now?",
+    D_CHEST_GOALS: "choose a revealed chest as a goal (or done)",
+    D_CHEST_REVISE: "discard a goal chest (or done)",
 }
 
 

@@ -33,6 +33,15 @@ def learnable(st: GameState, ignore_requirements: bool) -> list[int]:
     return sorted(t for t in techs if meets(st, t, relax))
 
 
+def any_learnable(st: GameState) -> bool:
+    """Whether the Learn action is legal (some available technology's requirement is met)."""
+    techs = st.available_techs()
+    if not techs:
+        return False
+    relax = candi_sukuh_in_timeline(st)
+    return any(meets(st, t, relax) for t in techs)
+
+
 def start_learn(st: GameState, optional: bool, ignore_requirements: bool, count: int) -> None:
     st.stack.append((D_LEARN, optional, ignore_requirements, count))
 

@@ -8,13 +8,16 @@ explicit die sequence, and the time card's start space. `new_game` deals it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.cards import CardBook
 from solver.errors import SetupError
-from solver.frames import D_KEEP, F_TURN_START
+from solver.frames import D_CHEST_GOALS, D_KEEP, D_PAY, F_TURN_START
 from solver.rng import die_rolls, shuffled
 from solver.state import EMPTY, TIME, GameState
+
+if TYPE_CHECKING:
+    from solver.chests import ChestSet
 
 HAND_SPECS = ("1", "2", "3", "4", "draw", "list")
 HAND_SIZE = 6
@@ -39,7 +42,18 @@ class Setup:
     time_space: int = 4
     card_sets: tuple[tuple[str, str], ...] = ()
     restricted: bool = False
-    trial: dict[str, Any] | None = field(default=None, compare=False, hash=False)
+    trial: int | None = None  # the trial table's number (RULES.md section 9), if any
+    # Chest cards (RULES.md sections 8-10), by letter: goals in artifact spaces, effects under
+    # the board, or (Campaign) the revealed chests the player chooses goals from in the game.
+    chests: str | None = None  # chest file: "default" (puzzles/data/chests.json) or a path
+    chests_sha256: str | None = None  # its content hash; a changed file is refused
+    goals: tuple[str, ...] = ()
+    under: tuple[str, ...] = ()
+    revealed: tuple[str, ...] = ()
+    campaign: bool = False  # Campaign mode: the mid-game goal revision (section 6)
+    worthiest_heir: bool = False  # Campaign variant: every revealed chest is taken as a goal
+    extra_discards: int = 0  # Campaign rank: builder cards discarded more at setup (section 10)
+    chest_data: ChestSet | None = field(default=None, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.hand not in HAND_SPECS:
@@ -60,6 +74,47 @@ class Setup:
             seed = self.seed if self.die_seed is None else self.die_seed
             rolls = die_rolls(seed, needed)
         object.__setattr__(self, "rolls", rolls)
+        self._check_chests()
+
+    def _check_chests(self) -> None:
+        """Chest letters known, at most 5 a zone, no chest twice; the chest file loaded and its
+        hash checked (RULES.md sections 8-10)."""
+        from solver.actions import CHEST_LETTERS
+
+        zones = (("goals", self.goals), ("under", self.under), ("revealed", self.revealed))
+        seen: dict[str, str] = {}
+        for name, letters in zones:
+            for ch in letters:
+                if ch not in CHEST_LETTERS:
+                    raise SetupError(f"chests.{name}: {ch!r} is not a chest letter ({CHEST_LETTERS})")
+                if ch in seen:
+                    raise SetupError(f"chests.{name}: chest {ch} is also in chests.{seen[ch]}")
+                seen[ch] = name
+            if len(letters) > 5:
+                raise SetupError(f"chests.{name}: {len(letters)} chests, at most 5 fit")
+        if self.revealed and self.goals:
+            raise SetupError("chests.goals: with revealed chests the goals are chosen in the game")
+        if not 0 <= self.extra_discards <= 5:
+            raise SetupError(f"extra_discards: {self.extra_discards} must be 0-5")
+        if not seen:
+            return
+        if self.chest_data is None:
+            from puzzles.chests import load_chests
+
+            data = load_chests(self.chests or "default")
+            object.__setattr__(self, "chest_data", data)
+        assert self.chest_data is not None
+        if self.chests_sha256 is not None and self.chests_sha256 != self.chest_data.sha256:
+            raise SetupError(f"chests: chest file {self.chests or 'default'} has changed since this "
+                             f"setup was written (sha256 {self.chests_sha256[:12]}... expected)")
+        object.__setattr__(self, "chests", self.chest_data.source)
+        object.__setattr__(self, "chests_sha256", self.chest_data.sha256)
+
+    def revealed_indices(self) -> list[int]:
+        """The revealed chests (Campaign setup, section 10) as letter indices, in order."""
+        from solver.actions import CHEST_LETTERS
+
+        return sorted(CHEST_LETTERS.index(c) for c in self.revealed)
 
     rolls: tuple[int, ...] = field(init=False, default=(), compare=False)
 
@@ -89,6 +144,14 @@ class Setup:
             out["dice"] = list(self.dice)
         if self.trial is not None:
             out["trial"] = self.trial
+        if self.goals or self.under or self.revealed:
+            out["chests"] = {
+                "file": self.chests, "sha256": self.chests_sha256, "goals": list(self.goals),
+                "under": list(self.under), "revealed": list(self.revealed),
+                "campaign": self.campaign, "worthiest_heir": self.worthiest_heir,
+            }
+        if self.extra_discards:
+            out["extra_discards"] = self.extra_discards
         return out
 
     @staticmethod
@@ -98,6 +161,9 @@ class Setup:
         try:
             deck = data.get("deck")
             dice = data.get("dice")
+            chests = data.get("chests") or {}
+            if not isinstance(chests, dict):
+                raise SetupError(f"{where}: field 'chests' must be an object, got {chests!r}")
             return Setup(
                 hand=str(data.get("hand", "1")),
                 hand_cards=tuple(str(c) for c in data.get("hand_cards", ())),
@@ -108,7 +174,15 @@ class Setup:
                 time_space=int(data.get("time_space", 4)),
                 card_sets=tuple((str(s["name"]), str(s["sha256"])) for s in data.get("card_sets", ())),
                 restricted=bool(data.get("restricted_to_implemented", False)),
-                trial=data.get("trial"),
+                trial=None if data.get("trial") is None else int(data["trial"]),
+                chests=None if chests.get("file") is None else str(chests["file"]),
+                chests_sha256=None if chests.get("sha256") is None else str(chests["sha256"]),
+                goals=tuple(str(c) for c in chests.get("goals", ())),
+                under=tuple(str(c) for c in chests.get("under", ())),
+                revealed=tuple(str(c) for c in chests.get("revealed", ())),
+                campaign=bool(chests.get("campaign", False)),
+                worthiest_heir=bool(chests.get("worthiest_heir", False)),
+                extra_discards=int(data.get("extra_discards", 0)),
             )
         except (TypeError, ValueError, KeyError) as exc:
             if isinstance(exc, SetupError):
@@ -121,6 +195,17 @@ def _resolve(book: CardBook, code: str, field_name: str) -> int:
     if card is None or card.is_tech:
         raise SetupError(f"{field_name}: unknown builder card {code!r}")
     return card.index
+
+
+def _deal_chests(st: GameState, setup: Setup) -> None:
+    """Goal chests into the artifact spaces from the left, effect chests under the board
+    (RULES.md section 3.3); a campaign's goals are a decision (`solver.chests.goals_options`)."""
+    from solver.actions import CHEST_LETTERS
+    from solver.chests import place_goal
+
+    for ch in setup.goals:
+        place_goal(st, CHEST_LETTERS.index(ch))
+    st.chests_under = sorted(CHEST_LETTERS.index(ch) for ch in setup.under)
 
 
 def new_game(setup: Setup, book: CardBook) -> GameState:
@@ -198,10 +283,17 @@ def new_game(setup: Setup, book: CardBook) -> GameState:
     st.chests_under = []
     st.goal_chests = []
     st.flags = 0
+    st.held = ()
     for tile in range(3):
         st.fill_tile(tile)
+    _deal_chests(st, setup)
+    keep = HAND_SIZE - setup.extra_discards
     if setup.hand == "draw":
         st.draw(DRAW_SIZE)
-        st.stack.append((D_KEEP, HAND_SIZE, -1, ()))
+        st.stack.append((D_KEEP, keep, -1, ()))
+    elif setup.extra_discards:
+        st.stack.append((D_PAY, setup.extra_discards, -1, None))  # campaign rank (section 10)
+    if setup.revealed:  # Campaign: goals are chosen after the draw, before the discards
+        st.stack.append((D_CHEST_GOALS, -1, ()))
     flow.settle(st)
     return st

@@ -40,7 +40,7 @@ class GameState:
         "artifacts", "lost", "techs", "tiles", "tile_level", "tech_decks", "tech_discards",
         "turn", "time_space", "time_visits", "die_pos", "reshuffles", "stack", "limbo",
         "midgame", "potala", "in_decline", "declining", "vanishing", "converted", "over",
-        "legal", "chests_under", "goal_chests", "flags",
+        "legal", "chests_under", "goal_chests", "flags", "held",
     )
 
     book: CardBook
@@ -77,6 +77,7 @@ class GameState:
     chests_under: list[int]  # chest letters under the board, unused
     goal_chests: list[int]  # chest letters in artifact spaces (goals)
     flags: int  # bit flags for once-per-game decisions (solo modes)
+    held: tuple[tuple[int, int], ...]  # (monument, technology) put on a card (Abu Simbel)
 
     def clone(self) -> GameState:
         """An independent copy (lists copied; cards, setup and frames are immutable)."""
@@ -115,6 +116,7 @@ class GameState:
         c.chests_under = self.chests_under[:]
         c.goal_chests = self.goal_chests[:]
         c.flags = self.flags
+        c.held = self.held
         return c
 
     def key(self) -> tuple[object, ...]:
@@ -128,7 +130,7 @@ class GameState:
             self.turn, self.time_space, self.time_visits, self.die_pos, tuple(self.reshuffles),
             tuple(self.stack), tuple(self.limbo), self.midgame, self.potala, self.in_decline,
             self.declining, self.vanishing, self.converted, self.over,
-            tuple(self.chests_under), tuple(self.goal_chests), self.flags,
+            tuple(self.chests_under), tuple(self.goal_chests), self.flags, self.held,
         )
 
 
@@ -162,10 +164,22 @@ class GameState:
 
         return goals_met(self)
 
+    def goal_shortfall(self) -> float:
+        """How far the goal chests are from being met (0: all met; `solver.goals`)."""
+        from solver.goals import goal_shortfall
+
+        return float(goal_shortfall(self))
+
     def upper_bound(self) -> float:
         from solver.bounds import simple_upper_bound
 
         return float(simple_upper_bound(self))
+
+    def policy_code(self, action: int) -> int:
+        """A context code for learned policies (NRPA): the action, the kind of decision and the
+        turn, so a policy can learn *when* an action is good."""
+        kind = self.stack[-1][0] if self.stack else 0
+        return (kind << 13) | action
 
     def action_to_string(self, action: int) -> str:
         return Notation(self.book).render(action)
@@ -353,6 +367,7 @@ class GameState:
         put(self.past, "past")
         put(self.board_artifacts(), "artifacts")
         put(self.limbo, "limbo")
+        put([t for _, t in self.held], "held on a card")
         put(self.techs, "collection")
         put([c for c in self.tiles if c != EMPTY], "tiles")
         put(self.tech_decks[0] + self.tech_decks[1], "tech deck")

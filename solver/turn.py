@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from solver import actions as A
 from solver.frames import (
     D_ACTION,
+    D_CHEST_USE,
+    D_CHEST_WINDOW,
     D_EXCAVATE,
     D_FLIP,
     D_KEEP,
@@ -23,7 +25,7 @@ from solver.frames import (
     Frame,
     Registry,
 )
-from solver.state import EMPTY, TILE_C, TIME
+from solver.state import CHEST_BASE, EMPTY, TILE_C, TIME
 
 if TYPE_CHECKING:
     from solver.state import GameState
@@ -38,6 +40,12 @@ def turn_start(st: GameState, fr: Frame) -> None:
     if st.time_space == 0:
         st.time_space = 6
         st.spaces[5] = st.spaces[5] + (TIME,)
+    if st.chests_under:  # a lightning window before each phase (solver.chests)
+        st.stack.extend((
+            (F_TURN_END,), (F_TECH_PHASE,), (D_CHEST_WINDOW,), (F_DECLINE_PHASE,),
+            (D_CHEST_WINDOW,), (F_TIMELINE_PHASE,), (D_CHEST_WINDOW,), (D_ACTION, 1), (D_ACTION, 0),
+        ))
+        return
     st.stack.extend((
         (F_TURN_END,), (F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
         (D_ACTION, 1), (D_ACTION, 0),
@@ -76,19 +84,23 @@ def keep_choose(st: GameState, fr: Frame, action: int) -> None:
 def action_options(st: GameState, fr: Frame) -> list[int]:
     """The five actions (RULES.md section 5); Search is always possible (at 10 cards or with no
     cards left it draws nothing), so a turn can always go on."""
-    from solver.create import creatable
-    from solver.learn import learnable
+    from solver.create import any_creatable
+    from solver.learn import any_learnable
 
     out = []
-    if creatable(st, None, None):
+    if any_creatable(st):
         out.append(A.ACT_CREATE)
-    if learnable(st, False):
+    if any_learnable(st):
         out.append(A.ACT_LEARN)
     if st.hand:
         out.append(A.ACT_ARCHIVE)
     if len(st.past) > st.rotated:
         out.append(A.ACT_EXCAVATE)
     out.append(A.ACT_SEARCH)
+    if st.chests_under:  # lightning chests may be used before an action (solver.chests)
+        from solver.chests import lightning_options
+
+        out.extend(lightning_options(st))
     return out
 
 
@@ -98,6 +110,12 @@ def action_choose(st: GameState, fr: Frame, action: int) -> None:
     from solver.learn import start_learn
 
     v = A.value_of(action)
+    if A.kind_of(action) == A.CHEST:  # a lightning chest: the action is still to choose
+        from solver.chests import use_chest
+
+        st.stack.append(fr)
+        use_chest(st, v)
+        return
     if v == A.CREATE:
         start_create(st, None, None, optional=False, granted_by=-1)
     elif v == A.LEARN:
@@ -122,6 +140,10 @@ def timeline_phase(st: GameState, fr: Frame) -> None:
         for i, e in enumerate(cards[c].effects):
             if e.moment == "timeline":
                 queue.append((c, i))
+    if st.chests_under:  # chests with the Timeline moment join the order (solver.chests)
+        from solver.chests import timeline_items
+
+        queue.extend(timeline_items(st))
     if queue:
         st.stack.append((D_ORDER, tuple(queue), True))
 
@@ -132,17 +154,23 @@ def order_options(st: GameState, fr: Frame) -> list[int]:
     for c, _ in fr[1]:
         if c not in seen:
             seen.append(c)
-    return [A.code(A.ORDER, c) for c in seen]
+    return [A.code(A.ORDER, c) if c < CHEST_BASE else A.code(A.CHEST, c - CHEST_BASE)
+            for c in seen]
 
 
 def order_choose(st: GameState, fr: Frame, action: int) -> None:
     _, queue, needs_in_play = fr
     c = A.value_of(action)
+    if A.kind_of(action) == A.CHEST:
+        c += CHEST_BASE
     pos = next(i for i, item in enumerate(queue) if item[0] == c)
     item = queue[pos]
     rest = queue[:pos] + queue[pos + 1:]
     if rest:
         st.stack.append((D_ORDER, rest, needs_in_play))
+    if c >= CHEST_BASE:  # a chest under the board: use it now or keep it (solver.chests)
+        st.stack.append((D_CHEST_USE, c - CHEST_BASE))
+        return
     if needs_in_play and not (st.in_timeline(c) or c in st.artifacts):
         return  # the card left play before its turn came
     st.stack.append((F_EFFECT, item[0], item[1], 0))
@@ -185,6 +213,9 @@ def flip_choose(st: GameState, fr: Frame, action: int) -> None:
             st.tiles[3 * tile + k] = EMPTY
     st.tile_level[tile] = 2
     st.fill_tile(tile)
+    from solver.chests import start_revision
+
+    start_revision(st)  # Campaign mode: the goal revision right after the flip (section 6)
 
 
 def register() -> Registry:

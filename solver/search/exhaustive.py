@@ -30,6 +30,7 @@ Python's recursion limit (1000 by default).
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeAlias, TypeVar
@@ -55,12 +56,17 @@ class SearchConfig:
     :param transpositions: use the transposition table.
     :param tt_capacity: most positions kept in the table (``None``: no limit); when full, new
         positions are not stored (positions already stored are still updated).
+    :param max_seconds: stop after this much wall-clock time (not deterministic; checked every
+        1024 nodes).
+    :param should_stop: polled every 1024 nodes; True stops the search (e.g. Ctrl-C).
     :raises ValueError: when a limit is not positive.
     """
 
     max_nodes: int | None = None
     transpositions: bool = True
     tt_capacity: int | None = None
+    max_seconds: float | None = None
+    should_stop: Callable[[], bool] | None = None
 
     def __post_init__(self) -> None:
         if self.max_nodes is not None and self.max_nodes < 1:
@@ -147,6 +153,13 @@ class _Search(Generic[S]):
         self.path: list[int] = []
         self.nodes = 0
         self.tt_hits = 0
+        self.start = time.monotonic()
+
+    def _out_of_time(self) -> bool:
+        cfg = self.config
+        if cfg.max_seconds is not None and time.monotonic() - self.start >= cfg.max_seconds:
+            return True
+        return cfg.should_stop is not None and cfg.should_stop()
 
     def _improve(self, value: float, tail: Sequence[int]) -> None:
         """Make the solution `path + tail` of `value` the incumbent if it is strictly better."""
@@ -162,6 +175,8 @@ class _Search(Generic[S]):
         if limit is not None and self.nodes >= limit:
             raise _NodeLimitReachedError
         self.nodes += 1
+        if not self.nodes & 1023 and self._out_of_time():
+            raise _NodeLimitReachedError
 
         # Step 2. A terminal is a solution when it is feasible.
         if state.is_terminal():
@@ -231,15 +246,22 @@ def search(
     root: S,
     config: SearchConfig | None = None,
     order: MoveOrder[S] | None = None,
+    incumbent: float | None = None,
 ) -> SearchResult:
     """Find the feasible terminal of largest `value()` reachable from `root` (never changed).
 
     :param root: the position to search from.
     :param config: limits and switches; the defaults search to the end with a table.
     :param order: the move-ordering hook (default: the order of `legal_actions()`).
+    :param incumbent: the value of a solution already known (e.g. from a heuristic search): only
+        strictly better solutions are searched for. A complete search that finds none proves
+        the known one optimal; it then reports ``INFEASIBLE`` in the sense "nothing better"
+        (the caller, who holds the known line, turns that into ``OPTIMAL``).
     :returns: the status, the best value and line, and the node count.
     """
     run = _Search(config or SearchConfig(), order)
+    if incumbent is not None:
+        run.best_value = incumbent
     try:
         run.visit(root)
         complete = True

@@ -1,0 +1,70 @@
+"""Engine speed: random full games per second and decisions per second, on one core.
+
+Each game ``g`` deals ``Setup(hand="draw", seed=S + g)`` (draw 10, keep 6) and plays it to the
+end with the random policy of ``heritage play`` (stream ``(S + g, "policy", 0)``), so the work
+is the same on every run; only the time varies. Loading the card book is not timed.
+
+Run from the repository root::
+
+    python -m benchmarks.engine [--games N] [--seed S] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from puzzles.cardsets import load_book  # noqa: E402
+from solver.rng import Stream  # noqa: E402
+from solver.setup import Setup, new_game  # noqa: E402
+
+
+def run(games: int, seed: int) -> dict[str, float | int]:
+    """Play `games` random games; return the counts, the time and the rates."""
+    book = load_book(["base"])
+    decisions = 0
+    start = time.perf_counter()
+    for g in range(games):
+        st = new_game(Setup(hand="draw", seed=seed + g), book)
+        stream = Stream(seed + g, "policy", 0)
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            st.apply(legal[stream.below(len(legal))])
+            decisions += 1
+    seconds = time.perf_counter() - start
+    return {
+        "games": games,
+        "decisions": decisions,
+        "seconds": round(seconds, 4),
+        "games_per_second": round(games / seconds, 1),
+        "decisions_per_second": round(decisions / seconds, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=300, help="games to play (default 300)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    result = run(args.games, args.seed)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{result['games']} random games, {result['decisions']} decisions in "
+              f"{result['seconds']} s (one core)")
+        print(f"{result['games_per_second']} games/s, {result['decisions_per_second']} "
+              "decisions/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,339 @@
+"""Campaign mode (RULES.md section 10): the campaign-state file, the next game's setup, and the
+update after a finished game.
+
+The state follows the rulebook's "Saving Progress" decks:
+
+* ``unrevealed``: chests never revealed yet;
+* deck ``1``: revealed but not chosen, or given up at the mid-game revision (they may be tried
+  again);
+* deck ``2``: goals achieved in the last game: they go under the board in the next one;
+* deck ``3``: used up: chests that were under the board (applied and discarded, or discarded
+  unused at the end).
+
+Each of the 15 chests is in exactly one of them. The goals achieved so far (the End of Campaign
+table's count "out of 15") are decks 2 and 3. A game reveals 5 of ``unrevealed`` + deck 1 with a
+seed (D17: all of them if fewer than 5 remain); the player chooses 1-5 as goals in the game
+(a decision, `solver.chests.goals_options`). The last game's VP set the next game's rank:
+
+=========  ============  ====================================================
+VP         rank          next game
+=========  ============  ====================================================
+60+        Builder       nothing
+55-59      Architect     1 more builder card discarded at setup
+50-54      Creator       2 more discarded
+45-49      Inspirer      1 more discarded, time card in space 3 (15 turns)
+under 45   Stonemason    2 more discarded, time card in space 3
+=========  ============  ====================================================
+
+A failed game (a goal chest not met) ends the campaign; it is won when all 15 goals have been
+achieved; it is over after 15 games. Worthiest Heir (an option): every game takes all 5 revealed
+chests, and the campaign must be won in 3 games.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from puzzles.chests import DEFAULT, load_chests, to_letter
+from solver.actions import CHEST_LETTERS
+from solver.chests import MAX_PER_ZONE, ChestDataError
+from solver.errors import HeritageError
+from solver.rng import Stream, shuffled
+from solver.setup import Setup
+
+FORMAT = "heritage-campaign"
+MAX_GAMES = 15
+REVEAL = 5
+HEIR_GAMES = 3
+DECKS = ("unrevealed", "1", "2", "3")
+STATUSES = ("playing", "won", "lost", "over")
+
+
+class CampaignError(HeritageError, ValueError):
+    """A campaign file or a game file that does not fit the campaign: names the file, the
+    field and the value."""
+
+
+@dataclass(frozen=True)
+class Rank:
+    name: str
+    extra_discards: int
+    time_space: int
+
+
+RANKS = (  # (lowest VP of the rank, rank), best first (RULES.md section 10)
+    (60, Rank("Builder", 0, 4)),
+    (55, Rank("Architect", 1, 4)),
+    (50, Rank("Creator", 2, 4)),
+    (45, Rank("Inspirer", 1, 3)),
+)
+STONEMASON = Rank("Stonemason", 2, 3)
+
+
+def rank_for(vp: int | None) -> Rank:
+    """The rank a game's VP earns, and its effect on the next game; no game yet: none."""
+    if vp is None:
+        return RANKS[0][1]
+    for at_least, rank in RANKS:
+        if vp >= at_least:
+            return rank
+    return STONEMASON
+
+
+def _order(letters: list[str] | tuple[str, ...] | set[str]) -> list[str]:
+    return sorted(letters, key=CHEST_LETTERS.index)
+
+
+@dataclass
+class Campaign:
+    """One campaign's progress (the rulebook's Campaign and End of Campaign tables)."""
+
+    seed: int = 0
+    chests: str = DEFAULT
+    chests_sha256: str = ""
+    worthiest_heir: bool = False
+    decks: dict[str, list[str]] = field(default_factory=dict)
+    games: list[dict[str, Any]] = field(default_factory=list)
+    status: str = "playing"
+    next_game: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------ derived facts
+
+    @property
+    def achieved(self) -> int:
+        """Goals achieved so far, out of 15 (End of Campaign table)."""
+        return len(self.decks["2"]) + len(self.decks["3"])
+
+    @property
+    def last_vp(self) -> int | None:
+        return int(self.games[-1]["vp"]) if self.games else None
+
+    @property
+    def remaining(self) -> list[str]:
+        """Chests that may be revealed (D17): never revealed, or in deck 1."""
+        return _order(self.decks["unrevealed"] + self.decks["1"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT, "version": 1, "seed": self.seed,
+            "chests": {"file": self.chests, "sha256": self.chests_sha256},
+            "worthiest_heir": self.worthiest_heir,
+            "decks": {d: _order(self.decks[d]) for d in DECKS},
+            "games": self.games, "games_played": len(self.games), "last_vp": self.last_vp,
+            "rank": rank_for(self.last_vp).name, "achieved": self.achieved,
+            "status": self.status, "next_game": self.next_game,
+        }
+
+
+def new_campaign(seed: int = 0, chests: str = DEFAULT, worthiest_heir: bool = False) -> Campaign:
+    """A fresh campaign: all 15 chests unrevealed, no game played."""
+    data = load_chests(chests)
+    return Campaign(seed=seed, chests=data.source, chests_sha256=data.sha256,
+                    worthiest_heir=worthiest_heir,
+                    decks={"unrevealed": list(CHEST_LETTERS), "1": [], "2": [], "3": []})
+
+
+# ------------------------------------------------------------------ the file
+
+def _fail(where: str, field_name: str, value: Any, why: str) -> CampaignError:
+    return CampaignError(f"{where}: field {field_name!r} = {value!r}: {why}")
+
+
+def _letter(text: Any, where: str, field_name: str) -> str:
+    try:
+        return to_letter(text, where, field_name)
+    except ChestDataError as exc:
+        raise CampaignError(str(exc)) from None
+
+
+def from_json(data: Any, where: str = "campaign") -> Campaign:
+    """Read and check a campaign state: each chest in exactly one deck, deck 2 at most 5, the
+    recorded counts consistent with the decks and games."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise _fail(where, "format", data.get("format") if isinstance(data, dict) else data,
+                    f"expected {FORMAT!r} (a file written by `heritage campaign new`)")
+    decks_raw = data.get("decks")
+    if not isinstance(decks_raw, dict) or set(decks_raw) != set(DECKS):
+        raise _fail(where, "decks", decks_raw, f"expected an object with {', '.join(DECKS)}")
+    decks: dict[str, list[str]] = {}
+    seen: dict[str, str] = {}
+    for d in DECKS:
+        letters = decks_raw[d]
+        if not isinstance(letters, list):
+            raise _fail(where, f"decks.{d}", letters, "expected a list of chest letters")
+        decks[d] = []
+        for x in letters:
+            ch = _letter(x, where, f"decks.{d}")
+            if ch in seen:
+                raise _fail(where, f"decks.{d}", x,
+                            f"chest {ch} is also in decks.{seen[ch]}: a chest is in one deck")
+            seen[ch] = d
+            decks[d].append(ch)
+    missing = [c for c in CHEST_LETTERS if c not in seen]
+    if missing:
+        raise _fail(where, "decks", decks_raw, f"chest {missing[0]} is in no deck")
+    if len(decks["2"]) > MAX_PER_ZONE:
+        raise _fail(where, "decks.2", decks_raw["2"],
+                    f"{len(decks['2'])} chests; at most {MAX_PER_ZONE} go under the board")
+    games = data.get("games", [])
+    if not isinstance(games, list) or not all(
+            isinstance(g, dict) and isinstance(g.get("vp"), int) for g in games):
+        raise _fail(where, "games", games, "expected a list of {\"vp\": int, ...} objects")
+    if len(games) > MAX_GAMES:
+        raise _fail(where, "games", len(games), f"at most {MAX_GAMES} games in a campaign")
+    status = data.get("status", "playing")
+    if status not in STATUSES:
+        raise _fail(where, "status", status, f"expected one of {', '.join(STATUSES)}")
+    chests = data.get("chests") or {}
+    c = Campaign(seed=int(data.get("seed", 0)), chests=str(chests.get("file", DEFAULT)),
+                 chests_sha256=str(chests.get("sha256", "")),
+                 worthiest_heir=bool(data.get("worthiest_heir", False)), decks=decks,
+                 games=games, status=status, next_game=data.get("next_game"))
+    for key, have in (("achieved", c.achieved), ("last_vp", c.last_vp),
+                      ("games_played", len(games))):
+        if key in data and data[key] != have:
+            raise _fail(where, key, data[key], f"does not match the decks and games ({have})")
+    if c.next_game is not None:
+        _check_next(c, where)
+    return c
+
+
+def _check_next(c: Campaign, where: str) -> None:
+    """A pending game's chests must come from where the campaign says they are."""
+    nxt = c.next_game
+    chests = nxt.get("chests", {}) if isinstance(nxt, dict) else None
+    if not isinstance(chests, dict):
+        raise _fail(where, "next_game", nxt, "expected a setup with its chests")
+    revealed = [_letter(x, where, "next_game.chests.revealed") for x in chests.get("revealed", [])]
+    under = [_letter(x, where, "next_game.chests.under") for x in chests.get("under", [])]
+    bad = [ch for ch in revealed if ch not in c.remaining]
+    if bad:
+        raise _fail(where, "next_game.chests.revealed", bad[0],
+                    "this chest is not in deck 1 or unrevealed")
+    if _order(under) != _order(c.decks["2"]):
+        raise _fail(where, "next_game.chests.under", under, "must be deck 2 (the goals just achieved)")
+
+
+def load(path: str | Path) -> Campaign:
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CampaignError(f"{p}: cannot read campaign file ({exc.strerror})") from None
+    except json.JSONDecodeError as exc:
+        raise CampaignError(f"{p}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    return from_json(data, str(p))
+
+
+def save(c: Campaign, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(c.to_json(), ensure_ascii=False, indent=1) + "\n",
+                          encoding="utf-8")
+
+
+# ------------------------------------------------------------------ the next game
+
+def reveal(c: Campaign) -> list[str]:
+    """The chests revealed for the next game: 5 of the remaining ones, shuffled with the
+    campaign seed and the game number (stream ``chests``), all of them if fewer (D17)."""
+    n = len(c.games) + 1
+    return _order(shuffled(c.seed, "chests", n, c.remaining)[:REVEAL])
+
+
+def chests_to_reveal(c: Campaign) -> list[str]:
+    """D17: the chests the next game reveals (see `reveal`)."""
+    return reveal(c)
+
+
+def game_seed(c: Campaign) -> int:
+    """The default deal seed of the next game (stream ``campaign-game``, game number)."""
+    return Stream(c.seed, "campaign-game", len(c.games) + 1).next64() & 0x7FFFFFFF
+
+
+def next_setup(c: Campaign, *, seed: int | None = None, die_seed: int | None = None,
+               card_sets: tuple[tuple[str, str], ...] = (), restricted: bool = False) -> Setup:
+    """The next game's setup (RULES.md section 10): draw 10; 5 revealed chests to choose goals
+    from (a decision in the game); deck 2 under the board; the last game's rank (extra discards,
+    time card in space 3). The campaign records it as its pending game."""
+    if c.status != "playing":
+        raise CampaignError(f"campaign: field 'status' = {c.status!r}: the campaign is finished")
+    if len(c.games) >= MAX_GAMES:
+        raise CampaignError(f"campaign: field 'games' = {len(c.games)}: 15 games already played")
+    revealed = reveal(c)
+    if not revealed:
+        raise CampaignError("campaign: field 'decks' = no chest left to reveal")
+    rank = rank_for(c.last_vp)
+    data = load_chests(c.chests)
+    if c.chests_sha256 and data.sha256 != c.chests_sha256:
+        raise CampaignError(f"campaign: field 'chests.file' = {c.chests!r}: the chest file has "
+                            "changed since the campaign began")
+    setup = Setup(hand="draw", seed=game_seed(c) if seed is None else seed, die_seed=die_seed,
+                  time_space=rank.time_space, card_sets=card_sets, restricted=restricted,
+                  chests=data.source, chests_sha256=data.sha256, revealed=tuple(revealed),
+                  under=tuple(_order(c.decks["2"])), campaign=True,
+                  worthiest_heir=c.worthiest_heir, extra_discards=rank.extra_discards,
+                  chest_data=data)
+    c.next_game = setup.to_json()
+    return setup
+
+
+# ------------------------------------------------------------------ recording a game
+
+MATCH_FIELDS = ("revealed", "under", "campaign", "worthiest_heir", "sha256")
+
+
+def record_game(c: Campaign, game: Any, where: str = "game", base_dir: Path | None = None) -> Campaign:
+    """The campaign after a finished game (its line file): the line is replayed and checked;
+    achieved goals go to deck 2, the chests under the board to deck 3, revealed chests not kept
+    as goals to deck 1; a failed goal ends the campaign (lost), 15 goals achieved wins it."""
+    from solver.goals import goals_json
+    from solver.record import replay
+
+    if c.status != "playing":
+        raise CampaignError(f"campaign: field 'status' = {c.status!r}: the campaign is finished")
+    if c.next_game is None:
+        raise CampaignError("campaign: field 'next_game' = null: run `heritage campaign next` "
+                            "first, then play that setup")
+    if not isinstance(game, dict) or not isinstance(game.get("setup"), dict):
+        raise CampaignError(f"{where}: field 'setup' missing: expected a finished game's JSON")
+    want, have = c.next_game.get("chests", {}), game["setup"].get("chests") or {}
+    for key in MATCH_FIELDS:
+        if want.get(key) != have.get(key):
+            raise _fail(where, f"setup.chests.{key}", have.get(key),
+                        f"the campaign's next game has {want.get(key)!r}")
+    for key in ("time_space", "extra_discards"):
+        if c.next_game.get(key, 0) != game["setup"].get(key, 0):
+            raise _fail(where, f"setup.{key}", game["setup"].get(key),
+                        f"the campaign's rank gives {c.next_game.get(key, 0)!r}")
+    rec, error = replay(game, base_dir)
+    if error is not None or rec is None:
+        raise CampaignError(f"{where}: not a valid finished game: {error}")
+    st = rec.state
+    goals = goals_json(st)
+    vp = st.score().total
+    revealed = [str(x) for x in want.get("revealed", [])]
+    kept = [g["chest"] for g in goals]
+    met = [g["chest"] for g in goals if g["met"]]
+    won = bool(goals) and len(met) == len(goals)
+    decks = {d: list(v) for d, v in c.decks.items()}
+    for ch in revealed:
+        for d in ("unrevealed", "1"):
+            if ch in decks[d]:
+                decks[d].remove(ch)
+    decks["3"] += decks["2"]  # under the board this game: used or discarded (deck 3)
+    decks["2"] = list(met)
+    decks["1"] += [ch for ch in revealed if ch not in met]
+    entry = {"game": len(c.games) + 1, "vp": vp, "revealed": revealed, "goals": kept,
+             "met": met, "won": won, "rank_next": rank_for(vp).name}
+    out = replace(c, decks=decks, games=c.games + [entry], next_game=None)
+    if not won:
+        out.status = "lost"
+    elif out.achieved == len(CHEST_LETTERS):
+        out.status = "won"
+    elif c.worthiest_heir and len(out.games) >= HEIR_GAMES:
+        out.status = "lost"  # Worthiest Heir: all 15 goals within 3 games
+    elif len(out.games) >= MAX_GAMES:
+        out.status = "over"
+    return out

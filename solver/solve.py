@@ -1,0 +1,280 @@
+"""Solve a position of the solo game: the goal-meeting line of most VP, proven where possible.
+
+Two searches over the game protocol (`solver.search`):
+
+1. NRPA (anytime heuristic) in `workers` processes, each with its own seed and an equal share of
+   the node budget (or the whole time budget); the best line of the lowest-numbered worker wins
+   ties, so a node-limited solve is deterministic for a given number of workers.
+2. Exact depth-first branch and bound (transposition table, incumbent line first, dominance
+   rules of `solver.dominance`, the admissible bound of `solver.bounds`) started with the
+   NRPA incumbent: if it completes, the line is proven OPTIMAL, or the deal INFEASIBLE.
+
+Statuses (`solver.search.status.Status`): OPTIMAL, FEASIBLE (best found, with bound and gap),
+INFEASIBLE (proven: no line meets every goal), UNKNOWN (nothing found within the budget).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+import queue
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver.dominance import prune
+from solver.search.exhaustive import SearchConfig, search
+from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
+from solver.search.status import Status
+from solver.state import GameState
+
+
+@dataclass(frozen=True)
+class SolveConfig:
+    """Budget and method switches of a solve (tuned numbers live here, nowhere else).
+
+    :param time_limit: wall-clock seconds for the whole solve (``None``: use `node_limit`).
+    :param node_limit: decisions played by NRPA plus nodes of the exact search (deterministic).
+    :param workers: NRPA processes.
+    :param seed: base seed of the NRPA streams (worker ``w`` uses ``seed * 1000 + w``).
+    :param heuristic_share: share of the budget for NRPA; the rest goes to the exact search.
+    :param exact: run the exact search after NRPA.
+    """
+
+    time_limit: float | None = None
+    node_limit: int | None = 200_000
+    workers: int = 1
+    seed: int = 0
+    heuristic_share: float = 0.6
+    exact: bool = True
+    nrpa_level: int = 2
+    nrpa_iterations: int = 30
+
+    def __post_init__(self) -> None:
+        if self.time_limit is not None and self.time_limit <= 0:
+            raise ValueError(f"time limit must be positive, got {self.time_limit}")
+        if self.node_limit is not None and self.node_limit <= 0:
+            raise ValueError(f"node limit must be positive, got {self.node_limit}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, got {self.workers}")
+
+
+@dataclass
+class Progress:
+    """What a live display shows; updated as the solve goes."""
+
+    started: float = field(default_factory=time.monotonic)
+    nodes: int = 0
+    best_value: float = -math.inf
+    best_failed: float = -math.inf
+    bound: float = math.inf
+    phase: str = "heuristic"
+    time_to_best: float = 0.0
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    status: Status
+    line: list[int]  # actions from the root: the best goal-meeting line (empty if none)
+    value: float | None
+    failed_line: list[int]  # best line missing a goal, when no goal-meeting line was found
+    failed_value: float | None
+    bound: float
+    nodes: int
+    seconds: float
+    time_to_best: float
+    interrupted: bool = False
+
+    @property
+    def gap(self) -> float | None:
+        if self.value is None or math.isinf(self.bound):
+            return None
+        return max(0.0, self.bound - self.value)
+
+
+def _nrpa_config(cfg: SolveConfig, worker: int, nodes: int | None, seconds: float | None) -> NRPAConfig:
+    return NRPAConfig(level=cfg.nrpa_level, iterations=cfg.nrpa_iterations, max_nodes=nodes,
+                      max_seconds=seconds, seed=cfg.seed * 1000 + worker)
+
+
+def _worker(root: GameState, ncfg: NRPAConfig, wid: int, out: Any, stop: Any) -> None:
+    """Body of one NRPA process: report improvements, then the final incumbent."""
+    def improve(inc: Incumbent) -> None:
+        out.put(("improve", wid, inc.value, inc.failed_value, inc.nodes))
+
+    try:
+        inc = NRPA(root, ncfg, on_improve=improve, should_stop=stop.is_set).run()
+        out.put(("done", wid, inc))
+    except KeyboardInterrupt:  # the parent handles Ctrl-C; leave quietly
+        pass
+
+
+def run_heuristic(root: GameState, cfg: SolveConfig, progress: Progress,
+                  on_progress: Callable[[Progress], None] | None,
+                  nodes: int | None, seconds: float | None) -> tuple[Incumbent, bool]:
+    """NRPA over `cfg.workers` processes (in-process for one worker). Returns the best
+    incumbent and whether Ctrl-C interrupted it."""
+    share = None if nodes is None else max(1, nodes // cfg.workers)
+    if cfg.workers == 1:
+        def improve(inc: Incumbent) -> None:
+            progress.nodes = inc.nodes
+            progress.best_value = inc.value
+            progress.best_failed = inc.failed_value
+            if inc.found:
+                progress.time_to_best = progress.elapsed
+            if on_progress is not None:
+                on_progress(progress)
+
+        run = NRPA(root, _nrpa_config(cfg, 0, share, seconds), on_improve=improve)
+        try:
+            inc = run.run()
+            interrupted = False
+        except KeyboardInterrupt:
+            inc, interrupted = run.best, True
+        progress.nodes = inc.nodes
+        return inc, interrupted
+
+    ctx = mp.get_context("fork")
+    out = ctx.Queue()
+    stop = ctx.Event()
+    procs = [ctx.Process(target=_worker, args=(root, _nrpa_config(cfg, w, share, seconds), w, out, stop),
+                         daemon=True) for w in range(cfg.workers)]
+    for p in procs:
+        p.start()
+    results: dict[int, Incumbent] = {}
+    worker_nodes = [0] * cfg.workers
+    interrupted = False
+    try:
+        while len(results) < cfg.workers:
+            try:
+                msg = out.get(timeout=0.2)
+            except queue.Empty:
+                if all(not p.is_alive() for p in procs) and out.empty():
+                    break
+                if on_progress is not None:
+                    on_progress(progress)
+                continue
+            if msg[0] == "improve":
+                _, wid, value, failed, n = msg
+                worker_nodes[wid] = n
+                progress.nodes = sum(worker_nodes)
+                if value > progress.best_value:
+                    progress.best_value = value
+                    progress.time_to_best = progress.elapsed
+                progress.best_failed = max(progress.best_failed, failed)
+            else:
+                _, wid, inc = msg
+                results[wid] = inc
+                worker_nodes[wid] = inc.nodes
+                progress.nodes = sum(worker_nodes)
+            if on_progress is not None:
+                on_progress(progress)
+    except KeyboardInterrupt:
+        interrupted = True
+        stop.set()
+        deadline = time.monotonic() + 2.0
+        while len(results) < cfg.workers and time.monotonic() < deadline:
+            try:
+                msg = out.get(timeout=0.1)
+            except (queue.Empty, KeyboardInterrupt):
+                continue
+            if msg[0] == "done":
+                results[msg[1]] = msg[2]
+    finally:
+        stop.set()
+        for p in procs:
+            p.join(timeout=1.0)
+            if p.is_alive():
+                p.terminate()
+    ordered = [results[w] for w in sorted(results)] or [Incumbent()]
+    best = ordered[0]
+    for inc in ordered[1:]:
+        if inc.value > best.value or (not best.found and not inc.found
+                                      and inc.failed_value > best.failed_value):
+            best = inc
+    best.nodes = sum(i.nodes for i in ordered)
+    return best, interrupted
+
+
+def incumbent_order(root: GameState, line: Sequence[int]) -> Callable[[GameState, Sequence[int]], Sequence[int]]:
+    """Move ordering for the exact search: the incumbent's action first at every position on
+    its line; dominance rules applied everywhere."""
+    hint: dict[object, int] = {}
+    st = root.clone()
+    for a in line:
+        hint[st.key()] = a
+        st.apply(a)
+
+    def order(state: GameState, actions: Sequence[int]) -> Sequence[int]:
+        actions = prune(state, actions)
+        first = hint.get(state.key()) if hint else None
+        if first is not None and first in actions:
+            return [first, *[a for a in actions if a != first]]
+        return actions
+
+    return order
+
+
+def solve(root: GameState, cfg: SolveConfig,
+          on_progress: Callable[[Progress], None] | None = None) -> SolveResult:
+    """Solve from `root` (not changed). Ctrl-C returns the best line found so far."""
+    progress = Progress()
+    progress.bound = root.upper_bound()
+    start = time.monotonic()
+    h_nodes = None if cfg.node_limit is None else max(1, int(cfg.node_limit * cfg.heuristic_share))
+    h_secs = None if cfg.time_limit is None else cfg.time_limit * cfg.heuristic_share
+    if cfg.time_limit is not None:
+        h_nodes = None
+    if root.is_terminal():
+        inc = Incumbent()
+        if root.feasible():
+            inc.value = root.value()
+        else:
+            inc.failed_value = root.value()
+        interrupted = False
+    else:
+        inc, interrupted = run_heuristic(root, cfg, progress, on_progress, h_nodes, h_secs)
+    nodes = inc.nodes
+    status = Status.FEASIBLE if inc.found else Status.UNKNOWN
+    value: float | None = inc.value if inc.found else None
+    line = list(inc.line)
+    bound = progress.bound
+    if cfg.exact and not interrupted and not root.is_terminal():
+        progress.phase = "exact"
+        remaining_nodes = None if cfg.node_limit is None else max(1, cfg.node_limit - nodes)
+        remaining_secs = None if cfg.time_limit is None else max(0.1, cfg.time_limit - (time.monotonic() - start))
+        if cfg.time_limit is not None:
+            remaining_nodes = None
+        scfg = SearchConfig(max_nodes=remaining_nodes, max_seconds=remaining_secs)
+        try:
+            res = search(root, scfg, order=incumbent_order(root, line),
+                         incumbent=value if value is not None else None)
+        except KeyboardInterrupt:
+            interrupted = True
+            res = None
+        if res is not None:
+            nodes += res.nodes
+            if res.status == Status.OPTIMAL and res.value is not None:
+                status, value, line = Status.OPTIMAL, res.value, list(res.line)
+                if value is not None and value > progress.best_value:
+                    progress.time_to_best = time.monotonic() - start
+            elif res.status == Status.INFEASIBLE:
+                # Complete search, nothing better than the incumbent: proven.
+                status = Status.OPTIMAL if value is not None else Status.INFEASIBLE
+            elif res.status == Status.FEASIBLE and res.value is not None:
+                status, value, line = Status.FEASIBLE, res.value, list(res.line)
+    if status == Status.OPTIMAL and value is not None:
+        bound = value
+    elif status == Status.INFEASIBLE:
+        bound = -math.inf
+    return SolveResult(
+        status=status, line=line, value=value,
+        failed_line=[] if value is not None else list(inc.failed_line),
+        failed_value=None if value is not None or not inc.failed_line else inc.failed_value,
+        bound=bound, nodes=nodes, seconds=time.monotonic() - start,
+        time_to_best=progress.time_to_best, interrupted=interrupted)

@@ -1,0 +1,398 @@
+"""Chest cards (RULES.md section 8, D11, D14, D16): the goal language, goal chests checked at the
+end, effect chests under the board (lightning windows, Timeline moment, used once), the chest
+file and its errors."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from puzzles.cardsets import load_book
+from puzzles.chests import DEFAULT_PATH, letter_index, load_chests
+from solver import actions as A
+from solver import flow
+from solver.actions import CHEST_LETTERS
+from solver.chests import ChestDataError, place_goal
+from solver.errors import SetupError
+from solver.frames import (
+    D_ACTION,
+    D_CHEST_WINDOW,
+    F_DECLINE_PHASE,
+    F_TECH_PHASE,
+    F_TIMELINE_PHASE,
+    F_TURN_END,
+)
+from solver.goals import (
+    COUNTERS,
+    And,
+    Cmp,
+    GoalError,
+    Or,
+    counters_of,
+    evaluate,
+    goals_json,
+    goals_met,
+    parse_goal,
+    shortfall,
+    to_json,
+)
+from solver.setup import Setup, new_game
+from solver.state import CHEST_BASE, EMPTY, GameState
+from tests.builder import idx, names_of, play, position
+
+BOOK = load_book(["base"])
+
+
+def L(ch: str) -> int:
+    return CHEST_LETTERS.index(ch)
+
+
+def with_chests(st: GameState, goals: tuple[str, ...] = (), under: tuple[str, ...] = (),
+                campaign: bool = False) -> GameState:
+    """Give a built position the shipped chest data and these chests (as `new_game` deals
+    them: goals in artifact spaces from the left, effects under the board), then re-settle."""
+    st.setup = dataclasses.replace(st.setup, goals=goals, under=under, campaign=campaign,
+                                   chest_data=load_chests())
+    for ch in goals:
+        place_goal(st, L(ch))
+    st.chests_under = sorted(L(ch) for ch in under)
+    flow.settle(st)
+    return st
+
+
+def resume(st: GameState, *frames: tuple[int, ...]) -> GameState:
+    """Run the position from the given phase frames (bottom first) on."""
+    st.stack = [(F_TURN_END,), *frames]
+    flow.settle(st)
+    return st
+
+
+# ------------------------------------------------------------------ the goal language
+
+def test_goal_text_parses_with_and_binding_tighter_than_or() -> None:
+    g = parse_goal("past.pyramid >= 6 or timeline.any >= 5 and past.any >= 10")
+    assert g == Or((Cmp("past.pyramid", ">=", 6),
+                    And((Cmp("timeline.any", ">=", 5), Cmp("past.any", ">=", 10)))))
+    g2 = parse_goal("(past.pyramid >= 6 or timeline.any >= 5) and lost <= 4")
+    assert g2 == And((Or((Cmp("past.pyramid", ">=", 6), Cmp("timeline.any", ">=", 5))),
+                      Cmp("lost", "<=", 4)))
+    assert str(g2) == "(past.pyramid >= 6 or timeline.any >= 5) and lost <= 4"
+    assert parse_goal(str(g)) == g and parse_goal(str(g2)) == g2
+    assert counters_of(g2) == frozenset({"past.pyramid", "timeline.any", "lost"})
+
+
+def test_goal_json_tree_round_trips_and_accepts_card_clauses() -> None:
+    g = parse_goal("techs.level2 >= 2 and (artifacts > 1 or vp == 60)")
+    tree = to_json(g)
+    assert tree == {"and": [{"counter": "techs.level2", "op": ">=", "value": 2},
+                            {"or": [{"counter": "artifacts", "op": ">", "value": 1},
+                                    {"counter": "vp", "op": "==", "value": 60}]}]}
+    assert parse_goal(tree) == g
+    assert parse_goal(json.loads(json.dumps(tree))) == g
+    assert parse_goal(["past.any", ">=", 10]) == Cmp("past.any", ">=", 10)
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    ("", "empty"),
+    ("past.anything >= 3", "unknown counter 'past.anything'"),
+    ("past.any => 3", "cannot read '=> 3'"),
+    ("past.any 3", "expected a comparison (>= <= == > <) after past.any, got '3'"),
+    ("past.any >= three", "expected a whole number"),
+    ("past.any >= 3 and", "ends too early"),
+    ("past.any >= 3 lost <= 2", "unexpected 'lost'"),
+    ("(past.any >= 3", "ends too early"),
+    ("past.any >= 3 # 4", "cannot read"),
+])
+def test_a_goal_that_does_not_parse_names_what_is_wrong(text: str, fragment: str) -> None:
+    with pytest.raises(GoalError) as err:
+        parse_goal(text)
+    assert fragment in str(err.value)
+
+
+def test_every_counter_says_what_it_counts_for_a_constraint_model() -> None:
+    """The CP-SAT layer compiles a comparison from the counter's spec: zone, selection,
+    aggregate."""
+    assert COUNTERS["past.pyramid"].zone == "past"
+    assert (COUNTERS["past.pyramid"].attr, COUNTERS["past.pyramid"].value) == ("type", "pyramid")
+    assert COUNTERS["past.pyramid"].agg == "count"
+    assert COUNTERS["techs.level2"].attr == "level" and COUNTERS["techs.level2"].value == 2
+    assert COUNTERS["techs.max_type"].agg == "max_type"
+    assert COUNTERS["lost"].agg == "value" and COUNTERS["vp"].zone == "score"
+    assert all(s.text for s in COUNTERS.values())
+
+
+def test_counters_count_the_position() -> None:
+    st = position(past=["C1", "C2", "P1", "P2", "P3", "M1"], rotated=2,
+                  timeline={2: ["P4"], 3: ["C5"]}, techs=["T19", "T20", "T1", "T28", "T40"],
+                  artifacts=["A1"], lost=3)
+    st.artifacts[1] = CHEST_BASE + L("В")  # a chest is not an artifact (D11)
+    values = {name: evaluate(Cmp(name, "==", 0), st) for name in COUNTERS}
+    assert values["hand"] and not values["past.any"]
+    want = {"past.any": 6, "past.pyramid": 3, "past.city": 2, "past.rotated": 2,
+            "timeline.any": 2, "techs.any": 5, "techs.writing": 3, "techs.max_type": 3,
+            "techs.level1": 3, "techs.level2": 2, "artifacts": 1, "lost": 3,
+            "vp": st.score().total}
+    for name, n in want.items():
+        assert evaluate(Cmp(name, "==", n), st), name
+
+
+# ------------------------------------------------------------------ goal chests at the end
+
+def _ended(timeline_count: int, past_count: int) -> GameState:
+    past = ["C1", "C2", "C3", "C4", "C5", "M1", "M3", "M4", "M5", "M6", "M7"][:past_count]
+    places = ["P1", "P2", "P3", "P4", "P5", "P6"][:timeline_count]
+    timeline = {2 + i // 2: places[i:i + 2] for i in range(0, len(places), 2)}
+    timeline[1] = ["TIME"]
+    st = position(past=past, timeline=timeline, time_visits=2, tile_level=(1, 2, 2), turn=16)
+    with_chests(st, goals=("В", "Л"))
+    return resume(st, (F_DECLINE_PHASE,))
+
+
+def test_mirina_and_hataui_are_met_with_5_in_the_timeline_and_10_in_the_past() -> None:
+    """The rulebook's worked example (D14): В and Л on the board, 5 Timeline and 10 Past
+    monuments at the end: both goals met, the trial passed."""
+    st = _ended(5, 10)
+    assert st.is_terminal()
+    assert goals_json(st) == [
+        {"chest": "В", "goal": "timeline.any >= 5", "met": True},
+        {"chest": "Л", "goal": "past.any >= 10", "met": True},
+    ]
+    assert goals_met(st) and st.feasible()
+    data = load_chests()
+    assert data[L("В")].name == "Chest from Mirina" and data[L("Л")].name == "Chest of Hataui"
+    assert data[L("В")].inferred and data[L("Л")].inferred
+
+
+@pytest.mark.parametrize(("tl", "past", "met"), [(4, 10, [False, True]), (5, 9, [True, False])])
+def test_one_monument_short_fails_that_goal(tl: int, past: int, met: list[bool]) -> None:
+    st = _ended(tl, past)
+    assert [g["met"] for g in goals_json(st)] == met
+    assert not st.feasible()
+
+
+def test_standard_of_ur_needs_six_pyramids_in_the_past() -> None:
+    data = load_chests()
+    ur = data[L("Г")]
+    assert ur.name == "Standard of Ur" and str(ur.goal) == "past.pyramid >= 6"
+    assert not ur.goal_part.stand_in
+    five = position(past=["P1", "P2", "P3", "P4", "P5", "C1"])
+    six = position(past=["P1", "P2", "P3", "P4", "P5", "P6"])
+    assert not evaluate(ur.goal, five) and evaluate(ur.goal, six)
+
+
+def test_goal_chests_take_artifact_spaces_from_the_left() -> None:
+    st = new_game(Setup(hand="1", seed=0, goals=("Г", "А"), under=("Б",)), BOOK)
+    assert st.artifacts == [CHEST_BASE + L("Г"), CHEST_BASE + L("А"), EMPTY, EMPTY, EMPTY]
+    assert st.goal_chests == [L("Г"), L("А")] and st.chests_under == [L("Б")]
+    assert st.board_artifacts() == []  # D11
+    assert [g["chest"] for g in goals_json(st)] == ["Г", "А"]
+
+
+# ------------------------------------------------------------------ lightning chests
+
+def test_a_lightning_chest_is_offered_before_each_action_and_used_once() -> None:
+    """Б (lightning, RULES.md section 8): discarded at the action choice to apply its effect
+    (remove up to 3 knowledge); using it is not an action; it is then gone (D16)."""
+    st = position(hand=["C1"], timeline={3: ["C7"], 5: ["M1"]}, tokens={"C7": 4, "M1": 2})
+    with_chests(st, under=("Б",))
+    assert names_of(st) == ["archive", "search", "!chest:Б"]
+    play(st, "!chest:Б")
+    assert names_of(st) == ["@C7", "@M1", "done"]
+    play(st, "@C7", "@C7", "@M1")
+    assert st.tokens[idx(st, "C7")] == 2 and st.tokens[idx(st, "M1")] == 1
+    assert st.chests_under == []
+    assert st.pending() == (D_ACTION, 0)  # still the first action
+    assert names_of(st) == ["archive", "search"]
+
+
+def test_lightning_effects_of_goal_chests_cannot_be_used() -> None:
+    """Trial 4 has Б as a goal: its lightning effect is never offered."""
+    st = new_game(Setup(hand="1", seed=0, goals=("Б", "Ж"), under=("И", "К")), BOOK)
+    assert "!chest:Б" not in names_of(st) and "!chest:Ж" not in names_of(st)
+    assert names_of(st)[-1] == "!chest:К"  # К (lightning) is under the board; И is a Timeline chest
+
+
+def test_lightning_windows_open_at_the_start_of_each_phase() -> None:
+    """Besides the action choices, a window (the chests, or done) opens before the Timeline,
+    Decline and Technology phases; none during setup (keep 6 of 10)."""
+    st = new_game(Setup(hand="draw", seed=0, under=("Л",)), BOOK)
+    assert all(not n.startswith("!chest") for n in names_of(st))  # setup: keep 6 of 10
+    while st.turn == 0:
+        st.apply(st.legal[0])
+    assert names_of(st)[-1] == "!chest:Л"
+    play(st, "search", "search")
+    assert st.pending() == (D_CHEST_WINDOW,) and names_of(st) == ["!chest:Л", "done"]
+    kinds = []
+    while st.turn == 1:
+        top = st.pending()
+        assert top is not None
+        kinds.append(top[0])
+        st.apply(A.DONE if top[0] == D_CHEST_WINDOW else st.legal[0])
+    assert kinds.count(D_CHEST_WINDOW) == 3  # before Timeline, Decline and Technology phases
+    hand = len(st.hand)
+    play(st, "!chest:Л")  # draw 3, turn 2, first action choice
+    assert len(st.hand) == min(10, hand + 3)
+    play(st, "search", "search")
+    assert st.pending() != (D_CHEST_WINDOW,)  # nothing left to offer: no window
+
+
+def test_lightning_chest_at_the_window_before_the_decline_phase() -> None:
+    """A use between the second action and the decline: О (remove 1 knowledge from each
+    Timeline monument) saves knowledge of the monument that declines from space 1."""
+    st = position(hand=["C1", "C2"], timeline={1: ["C5"], 3: ["M1"]}, tokens={"C5": 2, "M1": 1})
+    with_chests(st, under=("О",))
+    resume(st, (F_TECH_PHASE,), (F_DECLINE_PHASE,), (D_CHEST_WINDOW,))
+    assert names_of(st) == ["!chest:О", "done"]
+    play(st, "!chest:О")
+    assert st.lost == 1 and idx(st, "C5") in st.past  # 2 - 1 knowledge became lost
+    assert st.tokens[idx(st, "M1")] == 0
+
+
+def test_a_game_without_chest_data_offers_no_chest() -> None:
+    st = position(hand=["C1"])
+    st.chests_under = [L("Б")]
+    flow.settle(st)
+    assert "!chest:Б" not in names_of(st)
+
+
+# ------------------------------------------------------------------ Timeline chests
+
+def test_a_timeline_chest_joins_the_timeline_order_and_may_be_kept() -> None:
+    """И (Timeline: remove 2 knowledge from one monument) is ordered with Tonina's Timeline
+    effect (D15); the player may use it now or keep it for a later Timeline phase (D16)."""
+    st = position(hand=["C1"], timeline={3: ["C5"], 4: ["M31"]}, tokens={"C5": 5}, lost=2)
+    with_chests(st, under=("И",))
+    resume(st, (F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,))
+    assert names_of(st) == ["!M31", "!chest:И"]
+    play(st, "!chest:И", "no")  # kept; Ħaġar Qim then resolves alone
+    assert st.chests_under == [L("И")] and st.lost == 1
+    st = run_to_timeline(st)
+    play(st, "!chest:И", "yes")
+    assert st.tokens[idx(st, "C5")] == 3
+    assert st.chests_under == []
+
+
+def run_to_timeline(st: GameState) -> GameState:
+    """Search twice and stop at the next Timeline-phase order."""
+    while st.pending() != (D_ACTION, 0):
+        st.apply(st.legal[0])
+    play(st, "search", "search")
+    return st
+
+
+def test_unused_chests_are_discarded_at_the_end() -> None:
+    st = position(timeline={1: ["TIME"]}, time_visits=2, tile_level=(1, 2, 2))
+    with_chests(st, goals=("А",), under=("Б", "Е"))
+    resume(st, (F_DECLINE_PHASE,))
+    assert st.is_terminal() and st.chests_under == [] and st.goal_chests == [L("А")]
+
+
+# ------------------------------------------------------------------ notation and setup
+
+def test_chest_notation_round_trips() -> None:
+    n = A.Notation(BOOK)
+    for k in range(15):
+        for text in (f"!chest:{CHEST_LETTERS[k]}", f"chest:{CHEST_LETTERS[k]}"):
+            assert n.render(n.parse(text)) == text
+    assert n.parse("!chest:Б") == A.code(A.CHEST, 1)
+    assert n.parse("chest:Б") == A.code(A.CHEST, A.CHEST_PICK + 1)
+    assert letter_index("ZH") == L("Ж") and letter_index("b") == L("Б") and letter_index("Q") is None
+
+
+def test_setup_json_carries_the_chests_and_their_hash() -> None:
+    s = Setup(hand="2", seed=5, trial=2, goals=("В", "Г"), under=("Б", "Д"))
+    data = s.to_json()
+    assert data["trial"] == 2
+    assert data["chests"]["goals"] == ["В", "Г"] and data["chests"]["under"] == ["Б", "Д"]
+    assert data["chests"]["file"] == "default"
+    assert data["chests"]["sha256"] == load_chests().sha256
+    again = Setup.from_json(json.loads(json.dumps(data)))
+    assert again.to_json() == data
+    bad = json.loads(json.dumps(data))
+    bad["chests"]["sha256"] = "0" * 64
+    with pytest.raises(SetupError, match="has changed since this setup was written"):
+        Setup.from_json(bad)
+    assert "chests" not in Setup(hand="1").to_json()  # no trial: the setup is unchanged
+
+
+@pytest.mark.parametrize(("kw", "fragment"), [
+    ({"goals": ("X",)}, "chests.goals: 'X' is not a chest letter"),
+    ({"goals": ("А",), "under": ("А",)}, "chest А is also in chests.goals"),
+    ({"under": tuple("АБВГДЕ")}, "chests.under: 6 chests, at most 5"),
+    ({"goals": ("А",), "revealed": ("Б",)}, "goals are chosen in the game"),
+])
+def test_bad_chest_setups_name_the_field_and_value(kw: dict[str, tuple[str, ...]],
+                                                  fragment: str) -> None:
+    with pytest.raises(SetupError) as err:
+        Setup.from_json({"hand": "1", "chests": {k: list(v) for k, v in kw.items()}})
+    assert fragment in str(err.value)
+
+
+# ------------------------------------------------------------------ the chest file
+
+def _write(tmp_path: Path, mutate: object) -> Path:
+    data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    mutate(data)  # type: ignore[operator]
+    path = tmp_path / "chests.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_the_shipped_chest_file_marks_every_stand_in_with_a_reason() -> None:
+    data = load_chests()
+    assert [c.letter for c in data] == list(CHEST_LETTERS)
+    for c in data:
+        for part in (c.name_part, c.goal_part, c.effect_part):
+            assert not part.stand_in or part.reason.strip()
+    known = {c.letter for c in data if not c.name_part.stand_in}
+    assert known == {"В", "Г", "Л"}
+    assert data[L("Б")].moment == "lightning"
+    assert [c.letter for c in data if not c.goal_part.stand_in] == ["Г"]
+
+
+def test_a_user_chest_file_replaces_the_shipped_one(tmp_path: Path) -> None:
+    def mutate(d: dict[str, list[dict[str, object]]]) -> None:
+        d["chests"][0] = {"letter": "A", "name": "My chest", "goal": "lost <= 2",
+                          "effect": {"moment": "timeline", "text": "Draw 1.",
+                                     "steps": [{"op": "draw", "n": 1}]}}
+    path = _write(tmp_path, mutate)
+    data = load_chests(str(path))
+    assert data[0].name == "My chest" and str(data[0].goal) == "lost <= 2"
+    assert not data[0].goal_part.stand_in and data.source == str(path)
+    s = Setup(hand="1", chests=str(path), goals=("А",))
+    assert s.chests_sha256 == data.sha256 != load_chests().sha256
+
+
+@pytest.mark.parametrize(("mutate", "fragment"), [
+    (lambda d: d["chests"][0].update(letter="Щ"), "field 'letter' = 'Щ': not a chest letter"),
+    (lambda d: d["chests"][3]["goal"].update(text="pyramids >= 6"),
+     "chest Г: field 'goal' = 'pyramids >= 6'"),
+    (lambda d: d["chests"].pop(), "letter П is missing"),
+    (lambda d: d["chests"][1].update(letter="А"), "chest А: field 'letter' = 'А': appears twice"),
+    (lambda d: d["chests"][2]["effect"].update(moment="dawn"),
+     "chest В: field 'effect.moment' = 'dawn'"),
+    (lambda d: d["chests"][2]["effect"].update(steps=[{"op": "fly"}]), "'fly'"),
+    (lambda d: d["chests"][2]["effect"].update(
+        steps=[{"op": "remove_knowledge", "amount": 1, "target": "self"}]),
+     "field 'effect.steps[0].target' = 'self'"),
+    (lambda d: d["chests"][4]["goal"].update(reason=""), "chest Д: field 'goal.reason'"),
+])
+def test_bad_chest_files_name_file_field_and_value(tmp_path: Path, mutate: object,
+                                                   fragment: str) -> None:
+    path = _write(tmp_path, mutate)
+    with pytest.raises(ChestDataError) as err:
+        load_chests(str(path))
+    assert str(path) in str(err.value) and fragment in str(err.value)
+
+
+def test_shortfall_measures_how_far_a_goal_is_from_being_met() -> None:
+    st = position(past=["P1", "P2", "P3", "C1"], timeline={2: ["M1"]}, lost=6)
+    assert shortfall(parse_goal("past.pyramid >= 6"), st) == 3
+    assert shortfall(parse_goal("lost <= 4 and timeline.any >= 3"), st) == 2 + 2
+    assert shortfall(parse_goal("past.pyramid >= 6 or lost < 7"), st) == 0
+    assert shortfall(parse_goal("past.any == 2"), st) == 2
+    with_chests(st, goals=("Г", "О"))
+    assert st.goal_shortfall() == 3 + 4 and not goals_met(st)
