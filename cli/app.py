@@ -13,6 +13,7 @@ from cli.antike import antike_app
 from cli.campaign import campaign_app
 from cli.cards import cards_command
 from cli.play import play_command
+from cli.solve import check_command, solve_command
 from cli.trials import trials_command
 from cli.verify import verify_command
 
@@ -37,6 +38,17 @@ app.command(
     "and the five-row score sheet, or (--json) its line file.",
 )(play_command)
 app.command(
+    "solve",
+    help="Find the line that meets every goal chest of a trial and scores the most VP, proven "
+    "optimal where possible; print it turn by turn (or --json). Exit 0 found, 1 proven "
+    "infeasible, 3 unknown, 2 bad input.",
+)(solve_command)
+app.command(
+    "check",
+    help="Answer whether a trial can be won with a deal: yes (with a witness line), no (proven) "
+    "or unknown. Exit 0 yes, 1 no, 3 unknown, 2 bad input.",
+)(check_command)
+app.command(
     "verify",
     help="Replay a line file with the engine: exit 0 if it is a legal finished game with the "
     "claimed score, 1 if not (naming the first illegal step), 2 if the file is malformed.",
@@ -45,12 +57,6 @@ app.command(
     "trials",
     help="List the Trial Table (trials 1-10) with each trial's goal chests and effect chests; "
     "stand-ins are marked. --json for scripts.",
-)(trials_command)
-app.add_typer(campaign_app, name="campaign")
-app.command(
-    "trials",
-    help="List the Trial Table (trials 1-10) with each trial's goal chests and effect chests; "
-    "stand-ins are marked.",
 )(trials_command)
 app.add_typer(campaign_app, name="campaign")
 app.add_typer(antike_app, name="antike")

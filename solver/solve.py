@@ -50,6 +50,7 @@ class SolveConfig:
     exact: bool = True
     nrpa_level: int = 2
     nrpa_iterations: int = 30
+    first_solution: bool = False  # stop at the first goal-meeting line (`heritage check`)
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.time_limit <= 0:
@@ -99,7 +100,8 @@ class SolveResult:
 
 def _nrpa_config(cfg: SolveConfig, worker: int, nodes: int | None, seconds: float | None) -> NRPAConfig:
     return NRPAConfig(level=cfg.nrpa_level, iterations=cfg.nrpa_iterations, max_nodes=nodes,
-                      max_seconds=seconds, seed=cfg.seed * 1000 + worker)
+                      max_seconds=seconds, seed=cfg.seed * 1000 + worker,
+                      stop_when_found=cfg.first_solution)
 
 
 def _worker(root: GameState, ncfg: NRPAConfig, wid: int, out: Any, stop: Any) -> None:
@@ -244,7 +246,8 @@ def solve(root: GameState, cfg: SolveConfig,
     value: float | None = inc.value if inc.found else None
     line = list(inc.line)
     bound = progress.bound
-    if cfg.exact and not interrupted and not root.is_terminal():
+    if cfg.exact and not interrupted and not root.is_terminal() \
+            and not (cfg.first_solution and inc.found):
         progress.phase = "exact"
         remaining_nodes = None if cfg.node_limit is None else max(1, cfg.node_limit - nodes)
         remaining_secs = None if cfg.time_limit is None else max(0.1, cfg.time_limit - (time.monotonic() - start))

@@ -320,3 +320,81 @@ def test_benchmark_counts_are_deterministic() -> None:
     assert set(first) == {"games", "decisions", "seconds", "games_per_second",
                           "decisions_per_second"}
     assert first["games"] == 3 and first["decisions"] == second["decisions"] > 3 * 16
+
+
+# ---------------------------------------------------------------- solve and check (issue: Solver)
+
+def test_solve_smoke_json_is_verified(tmp_path: Path) -> None:
+    """`solve --json` prints a line file with the solve's figures that `verify` accepts."""
+    result = RUNNER.invoke(app, ["solve", "--trial", "1", "--hand", "1", "--seed", "0",
+                                 "--node-limit", "3000", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["status"] in ("OPTIMAL", "FEASIBLE")
+    assert data["vp"] == data["score"]["total"]
+    assert data["bound"] >= data["vp"] and data["gap"] == data["bound"] - data["vp"]
+    assert all(g["met"] for g in data["goals"]) and data["goals"]
+    line = tmp_path / "line.json"
+    line.write_text(result.stdout, encoding="utf-8")
+    check = RUNNER.invoke(app, ["verify", str(line)])
+    assert check.exit_code == 0, check.output
+
+
+def test_solve_text_output_names_status_and_goals() -> None:
+    result = RUNNER.invoke(app, ["solve", "--trial", "1", "--seed", "2", "--node-limit", "3000"])
+    assert result.exit_code == 0, result.output
+    assert "Best line (all goals met)" in result.stdout
+    assert "Goal А:" in result.stdout
+    assert "FEASIBLE" in result.stdout or "OPTIMAL" in result.stdout
+
+
+def test_solve_is_deterministic_with_a_node_limit() -> None:
+    args = ["solve", "--trial", "2", "--hand", "2", "--seed", "4", "--node-limit", "3000", "--json"]
+    a = json.loads(RUNNER.invoke(app, args).stdout)
+    b = json.loads(RUNNER.invoke(app, args).stdout)
+    assert a["line"] == b["line"] and a["vp"] == b["vp"] and a["nodes"] == b["nodes"]
+
+
+def test_check_answers_yes_with_a_witness() -> None:
+    result = RUNNER.invoke(app, ["check", "--trial", "1", "--seed", "0", "--node-limit", "5000", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["winnable"] == "yes" and all(g["met"] for g in data["goals"])
+
+
+def test_solve_from_a_position_proves_the_last_turn(tmp_path: Path) -> None:
+    """`--from POSITION.json`: solve the rest of a game; near the end it is proven OPTIMAL."""
+    played = json.loads(RUNNER.invoke(app, ["play", "--hand", "1", "--seed", "3", "--json"]).stdout)
+    played["line"] = played["line"][:16]
+    played["score"] = None
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(played), encoding="utf-8")
+    result = RUNNER.invoke(app, ["solve", "--from", str(pos), "--node-limit", "200000", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["status"] == "OPTIMAL" and data["bound"] == data["vp"]
+    assert data["line"][:16] == played["line"][:16]
+
+
+@pytest.mark.parametrize("args, field", [
+    (["--node-limit", "-5"], "--node-limit"),
+    (["--time-limit", "0"], "--time-limit"),
+    (["--trial", "99"], "--trial"),
+    (["--workers", "0"], "--workers"),
+    (["--hand", "nonexistent-file.txt"], "--hand"),
+    (["--time-limit", "5", "--node-limit", "5"], "--time-limit"),
+])
+def test_solve_bad_input_exits_2_with_one_line(args: list[str], field: str) -> None:
+    result = RUNNER.invoke(app, ["solve", *args])
+    assert result.exit_code == 2
+    assert field in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_solve_from_an_illegal_position_exits_2(tmp_path: Path) -> None:
+    played = json.loads(RUNNER.invoke(app, ["play", "--hand", "1", "--seed", "3", "--json"]).stdout)
+    played["line"][1][0] = "s6"
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(played), encoding="utf-8")
+    result = RUNNER.invoke(app, ["solve", "--from", str(pos)])
+    assert result.exit_code == 2
+    assert "not a legal position" in result.stderr

@@ -39,6 +39,7 @@ class NRPAConfig:
     :param max_seconds: wall-clock budget (``None``: none; not deterministic).
     :param infeasible_penalty: subtracted from the value of a playout that misses a goal.
     :param seed: seed of the playout stream.
+    :param stop_when_found: stop at the first feasible line (winnability checks).
     """
 
     level: int = 2
@@ -48,6 +49,7 @@ class NRPAConfig:
     max_seconds: float | None = None
     infeasible_penalty: float = 1000.0
     seed: int = 0
+    stop_when_found: bool = False
 
 
 @dataclass
@@ -143,6 +145,8 @@ class NRPA(Generic[S]):
         if cfg.max_seconds is not None and time.monotonic() - self.start >= cfg.max_seconds:
             raise _Stop
         if self.should_stop is not None and self.should_stop():
+            raise _Stop
+        if cfg.stop_when_found and self.best.found:
             raise _Stop
 
     # -------------------------------------------------------------- adaptation

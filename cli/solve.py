@@ -1,0 +1,278 @@
+"""``heritage solve`` and ``heritage check``: the best goal-meeting line of a deal, and whether a
+trial can be won at all.
+
+Both build the deal as ``heritage play`` does (trial, hand, seeds, or ``--from`` a position
+file), run `solver.solve.solve` and print the line turn by turn with the score sheet and the
+goals, or (``--json``) the line file plus ``status``, ``vp``, ``bound``, ``gap``, ``nodes``,
+``seconds``. Exit codes, as planners and SAT solvers use them: 0 a goal-meeting line was found
+(OPTIMAL or FEASIBLE), 1 proven INFEASIBLE, 3 UNKNOWN, 2 usage or input error.
+
+While the search runs, a live display on stderr (when stderr is a terminal) shows the elapsed
+time, nodes, nodes per second, the best VP with all goals met, the bound and the gap. Ctrl-C
+stops the search and prints the best line found so far.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+from cli.common import CardsOption, Output, domain_errors, fail, load_cards, note, read_json
+from cli.play import build_setup, describe_setup, print_log, print_score
+from cli.trials import ChestsOption, TrialsOption
+from puzzles.chests import DEFAULT
+from puzzles.trials import with_trial
+from solver.describe import describe_line
+from solver.errors import HeritageError
+from solver.goals import goals_json
+from solver.record import GameRecord, LineError, dumps, load_position
+from solver.search.status import Status
+from solver.solve import Progress, SolveConfig, SolveResult, solve
+
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the deal (builder and technology "
+                                         "decks, and the die unless --die-seed).")]
+HandOption = Annotated[str, typer.Option(
+    "--hand", metavar="{1,2,3,4,draw,FILE}",
+    help="Premade starting hand 1-4, 'draw' (draw 10, keep 6: part of the solution), or a file "
+    "listing 6 card codes.")]
+DieSeedOption = Annotated[int | None, typer.Option("--die-seed", help="Seed of the die rolls "
+                                                   "(default: --seed).")]
+TrialOption = Annotated[int | None, typer.Option(
+    "--trial", metavar="N", help="Trial N of the Trial Table (heritage trials): its goal chests "
+    "are hard constraints, its effect chests are usable.")]
+TimeLimitOption = Annotated[float | None, typer.Option(
+    "--time-limit", metavar="SECONDS", help="Wall-clock budget (not reproducible across machines; "
+    "use --node-limit for that).")]
+NodeLimitOption = Annotated[int | None, typer.Option(
+    "--node-limit", metavar="K", help="Budget in search nodes (decisions played by the heuristic "
+    "plus positions of the exact search): the same inputs give the same line. Default 200000 "
+    "when no --time-limit is given.")]
+WorkersOption = Annotated[int, typer.Option("--workers", metavar="W",
+                                            help="Processes for the heuristic search.")]
+FromOption = Annotated[Path | None, typer.Option(
+    "--from", metavar="POSITION.json", help="Solve from a position: a line file whose line is a "
+    "prefix of a game (its setup replaces the deal options).")]
+
+
+def _root(seed: int, hand: str, die_seed: int | None, trial: int | None, cards: list[str] | None,
+          chests: Path | None, trials: Path | None, from_file: Path | None) -> GameRecord:
+    """The position to solve from: a fresh deal, or the position of ``--from``."""
+    if from_file is not None:
+        data = read_json(from_file)
+        try:
+            return load_position(data, from_file.parent)
+        except LineError as exc:
+            fail(f"{from_file}: not a legal position: {exc}")
+    book, card_sets = load_cards(cards)
+    setup = build_setup(hand, seed, die_seed, None, None, 4, card_sets, book)
+    if trial is not None:
+        setup = with_trial(setup, trial, str(chests or DEFAULT), str(trials or DEFAULT))
+    return GameRecord.new(setup, book)
+
+
+def _config(time_limit: float | None, node_limit: int | None, workers: int, first: bool) -> SolveConfig:
+    if time_limit is not None and node_limit is not None:
+        fail("--time-limit and --node-limit: give one budget, not both")
+    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        fail(f"--time-limit: must be a positive number of seconds, got {time_limit}")
+    if node_limit is not None and node_limit <= 0:
+        fail(f"--node-limit: must be a positive whole number, got {node_limit}")
+    if workers < 1:
+        fail(f"--workers: must be at least 1, got {workers}")
+    if time_limit is None and node_limit is None:
+        node_limit = 200_000
+    return SolveConfig(time_limit=time_limit, node_limit=node_limit, workers=workers,
+                       first_solution=first)
+
+
+def _fmt(value: float | None) -> str:
+    if value is None or math.isinf(value):
+        return "-"
+    return f"{value:g}"
+
+
+class LiveDisplay:
+    """The live search display on stderr (only when stderr is a terminal)."""
+
+    def __init__(self) -> None:
+        self.console = Console(stderr=True)
+        self.live: Live | None = None
+        if self.console.is_terminal:
+            self.live = Live(self._render(Progress()), console=self.console, refresh_per_second=4,
+                             transient=True)
+
+    def _render(self, p: Progress) -> Table:
+        t = Table(title="heritage solve", title_justify="left", show_header=False)
+        rate = p.nodes / p.elapsed if p.elapsed > 0 else 0.0
+        gap = p.bound - p.best_value if math.isfinite(p.best_value) and math.isfinite(p.bound) else None
+        for k, v in (("phase", p.phase), ("elapsed", f"{p.elapsed:.1f} s"), ("nodes", f"{p.nodes:,}"),
+                     ("nodes/s", f"{rate:,.0f}"), ("best VP (all goals met)", _fmt(p.best_value)),
+                     ("best VP (a goal missed)", _fmt(p.best_failed)),
+                     ("upper bound", _fmt(p.bound)), ("gap", _fmt(gap))):
+            t.add_row(k, v)
+        return t
+
+    def update(self, p: Progress) -> None:
+        if self.live is not None:
+            self.live.update(self._render(p))
+
+    def __enter__(self) -> LiveDisplay:
+        if self.live is not None:
+            self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.live is not None:
+            self.live.__exit__(None, None, None)
+
+
+def _finish(root: GameRecord, actions: list[int]) -> GameRecord:
+    record = root.clone()
+    for a in actions:
+        record.apply(a)
+    return record
+
+
+def result_json(root: GameRecord, res: SolveResult) -> dict[str, Any]:
+    """The line file of the best line plus the solve's figures (``best_failed`` when no line
+    meets every goal: itself a line file that `heritage verify` accepts)."""
+    if res.value is not None:
+        data = _finish(root, res.line).to_json()
+    else:
+        data = root.to_json()
+        data["score"] = None
+        data["goals"] = goals_json(root.state)
+    data.update({
+        "status": res.status.value,
+        "vp": None if res.value is None else int(res.value),
+        "bound": None if math.isinf(res.bound) else int(res.bound),
+        "gap": None if res.gap is None else int(res.gap),
+        "nodes": res.nodes,
+        "seconds": round(res.seconds, 3),
+        "time_to_best": round(res.time_to_best, 3),
+    })
+    if res.interrupted:
+        data["interrupted"] = True
+    if res.value is None and res.failed_line:
+        data["best_failed"] = _finish(root, res.failed_line).to_json()
+    return data
+
+
+def _print_line(out: Output, record: GameRecord, title: str) -> None:
+    out.heading(title)
+    out.line(describe_setup(record.setup))
+    print_log(out, describe_line(record.setup, record.book, record.line))
+    out.line()
+    print_score(out, record.state.score())
+    for g in goals_json(record.state):
+        out.line(f"Goal {g['chest']}: {g['goal']}: {'met' if g['met'] else 'NOT met'}")
+
+
+def _status_lines(out: Output, res: SolveResult) -> None:
+    words = {
+        Status.OPTIMAL: "OPTIMAL: proven best line",
+        Status.FEASIBLE: "FEASIBLE: best line found, not proven optimal",
+        Status.INFEASIBLE: "INFEASIBLE: proven, no line meets every goal with this deal",
+        Status.UNKNOWN: "UNKNOWN: no line meeting every goal was found within the budget",
+    }
+    out.heading(words[res.status] + (" (interrupted)" if res.interrupted else ""))
+    out.line(f"VP {_fmt(res.value)}  bound {_fmt(res.bound)}  gap {_fmt(res.gap)}  "
+             f"nodes {res.nodes:,}  time {res.seconds:.1f} s  time to best {res.time_to_best:.1f} s")
+
+
+def _run(root: GameRecord, cfg: SolveConfig) -> SolveResult:
+    display = LiveDisplay()
+    try:
+        with display:
+            return solve(root.state, cfg, on_progress=display.update)
+    except HeritageError as exc:
+        fail(str(exc))
+
+
+@domain_errors
+def solve_command(
+    trial: TrialOption = None,
+    hand: HandOption = "1",
+    seed: SeedOption = 0,
+    die_seed: DieSeedOption = None,
+    time_limit: TimeLimitOption = None,
+    node_limit: NodeLimitOption = None,
+    workers: WorkersOption = 1,
+    from_file: FromOption = None,
+    cards: CardsOption = None,
+    chests: ChestsOption = None,
+    trials: TrialsOption = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the line file with status, "
+                                              "vp, bound, gap, nodes and seconds.")] = False,
+    out_file: Annotated[Path | None, typer.Option("--out", metavar="FILE",
+                                                  help="Also write the JSON result here.")] = None,
+) -> None:
+    """Find the line that meets every goal chest and scores the most VP; prove it where possible."""
+    cfg = _config(time_limit, node_limit, workers, first=False)
+    root = _root(seed, hand, die_seed, trial, cards, chests, trials, from_file)
+    res = _run(root, cfg)
+    data = result_json(root, res)
+    if out_file is not None:
+        try:
+            out_file.write_text(dumps(data), encoding="utf-8")
+        except OSError as exc:
+            fail(f"--out: cannot write {out_file} ({exc.strerror})")
+        note(f"result written to {out_file}")
+    if json_output:
+        typer.echo(dumps(data), nl=False)
+    else:
+        out = Output()
+        if res.value is not None:
+            _print_line(out, _finish(root, res.line), "Best line (all goals met)")
+        elif res.failed_line:
+            _print_line(out, _finish(root, res.failed_line),
+                        "FAILED TRIAL: best line found, but it misses a goal")
+        out.line()
+        _status_lines(out, res)
+    raise typer.Exit(res.status.exit_code)
+
+
+@domain_errors
+def check_command(
+    trial: TrialOption = None,
+    hand: HandOption = "1",
+    seed: SeedOption = 0,
+    die_seed: DieSeedOption = None,
+    time_limit: TimeLimitOption = None,
+    node_limit: NodeLimitOption = None,
+    workers: WorkersOption = 1,
+    from_file: FromOption = None,
+    cards: CardsOption = None,
+    chests: ChestsOption = None,
+    trials: TrialsOption = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+) -> None:
+    """Is the trial winnable with this deal? yes (with a witness line) / no (proven) / unknown."""
+    cfg = _config(time_limit, node_limit, workers, first=True)
+    root = _root(seed, hand, die_seed, trial, cards, chests, trials, from_file)
+    res = _run(root, cfg)
+    answer = {Status.OPTIMAL: "yes", Status.FEASIBLE: "yes", Status.INFEASIBLE: "no",
+              Status.UNKNOWN: "unknown"}[res.status]
+    if res.status == Status.INFEASIBLE:
+        reason = f"proven: exhaustive search of {res.nodes:,} positions found no line meeting every goal"
+    elif res.status == Status.UNKNOWN:
+        reason = "no goal-meeting line found within the budget, and no proof that none exists"
+    else:
+        reason = "a witness line meets every goal"
+    if json_output:
+        data = result_json(root, res)
+        data.update({"winnable": answer, "reason": reason})
+        typer.echo(dumps(data), nl=False)
+    else:
+        out = Output()
+        out.heading(f"Winnable: {answer} ({reason})")
+        if res.value is not None:
+            _print_line(out, _finish(root, res.line), "Witness line")
+    raise typer.Exit(res.status.exit_code)
