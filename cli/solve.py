@@ -15,7 +15,6 @@ stops the search and prints the best line found so far.
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
