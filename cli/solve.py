@@ -28,7 +28,7 @@ from cli.play import build_setup, describe_setup, print_log, print_score
 from cli.trials import ChestsOption, TrialsOption
 from puzzles.chests import DEFAULT
 from puzzles.trials import with_trial
-from solver.describe import describe_line
+from solver.describe import TurnReport, describe_line
 from solver.errors import HeritageError
 from solver.goals import goals_json
 from solver.record import GameRecord, LineError, dumps, load_position
@@ -102,10 +102,11 @@ class LiveDisplay:
 
     def __init__(self) -> None:
         self.console = Console(stderr=True)
+        self.progress = Progress()
         self.live: Live | None = None
         if self.console.is_terminal:
-            self.live = Live(self._render(Progress()), console=self.console, refresh_per_second=4,
-                             transient=True)
+            self.live = Live(console=self.console, refresh_per_second=4, transient=True,
+                             get_renderable=lambda: self._render(self.progress))
 
     def _render(self, p: Progress) -> Table:
         t = Table(title="heritage solve", title_justify="left", show_header=False)
@@ -119,8 +120,7 @@ class LiveDisplay:
         return t
 
     def update(self, p: Progress) -> None:
-        if self.live is not None:
-            self.live.update(self._render(p))
+        self.progress = p
 
     def __enter__(self) -> LiveDisplay:
         if self.live is not None:
@@ -164,10 +164,30 @@ def result_json(root: GameRecord, res: SolveResult) -> dict[str, Any]:
     return data
 
 
+def print_line_table(out: Output, reports: list[TurnReport]) -> None:
+    """The line turn by turn: on a terminal a Rich table (actions with every sub-choice, what
+    the automatic phases did, then hand, knowledge on the Timeline, lost knowledge); plain text
+    (the play log) otherwise, so scripts read stable output."""
+    if not out.rich:
+        print_log(out, reports)
+        return
+    table = Table(title="The line, turn by turn", title_justify="left", show_lines=True)
+    table.add_column("turn", justify="right", no_wrap=True)
+    table.add_column("actions and choices", ratio=3)
+    table.add_column("timeline, decline, technology phases", ratio=2, style="dim")
+    for col in ("hand", "knowledge", "lost"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for rep in reports:
+        table.add_row("setup" if rep.turn == 0 else str(rep.turn), "\n".join(rep.phrases),
+                      "\n".join(rep.events), str(rep.hand), str(rep.timeline_knowledge),
+                      str(rep.lost))
+    out.console.print(table)
+
+
 def _print_line(out: Output, record: GameRecord, title: str) -> None:
     out.heading(title)
     out.line(describe_setup(record.setup))
-    print_log(out, describe_line(record.setup, record.book, record.line))
+    print_line_table(out, describe_line(record.setup, record.book, record.line))
     out.line()
     print_score(out, record.state.score())
     for g in goals_json(record.state):

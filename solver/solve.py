@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import multiprocessing as mp
 import queue
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -105,15 +106,15 @@ def _nrpa_config(cfg: SolveConfig, worker: int, nodes: int | None, seconds: floa
 
 
 def _worker(root: GameState, ncfg: NRPAConfig, wid: int, out: Any, stop: Any) -> None:
-    """Body of one NRPA process: report improvements, then the final incumbent."""
+    """Body of one NRPA process: report improvements, then the final incumbent. Ctrl-C is the
+    parent's to handle: it sets `stop`, and the worker then sends what it has."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
     def improve(inc: Incumbent) -> None:
         out.put(("improve", wid, inc.value, inc.failed_value, inc.nodes))
 
-    try:
-        inc = NRPA(root, ncfg, on_improve=improve, should_stop=stop.is_set).run()
-        out.put(("done", wid, inc))
-    except KeyboardInterrupt:  # the parent handles Ctrl-C; leave quietly
-        pass
+    inc = NRPA(root, ncfg, on_improve=improve, should_stop=stop.is_set).run()
+    out.put(("done", wid, inc))
 
 
 def run_heuristic(root: GameState, cfg: SolveConfig, progress: Progress,
@@ -132,7 +133,14 @@ def run_heuristic(root: GameState, cfg: SolveConfig, progress: Progress,
             if on_progress is not None:
                 on_progress(progress)
 
-        run = NRPA(root, _nrpa_config(cfg, 0, share, seconds), on_improve=improve)
+        holder: list[NRPA[GameState]] = []
+
+        def tick() -> bool:
+            progress.nodes = holder[0].best.nodes  # keep the live display's node count fresh
+            return False
+
+        run = NRPA(root, _nrpa_config(cfg, 0, share, seconds), on_improve=improve, should_stop=tick)
+        holder.append(run)
         try:
             inc = run.run()
             interrupted = False
@@ -227,6 +235,8 @@ def solve(root: GameState, cfg: SolveConfig,
     """Solve from `root` (not changed). Ctrl-C returns the best line found so far."""
     progress = Progress()
     progress.bound = root.upper_bound()
+    if on_progress is not None:
+        on_progress(progress)
     start = time.monotonic()
     h_nodes = None if cfg.node_limit is None else max(1, int(cfg.node_limit * cfg.heuristic_share))
     h_secs = None if cfg.time_limit is None else cfg.time_limit * cfg.heuristic_share
@@ -249,6 +259,8 @@ def solve(root: GameState, cfg: SolveConfig,
     if cfg.exact and not interrupted and not root.is_terminal() \
             and not (cfg.first_solution and inc.found):
         progress.phase = "exact"
+        if on_progress is not None:
+            on_progress(progress)
         remaining_nodes = None if cfg.node_limit is None else max(1, cfg.node_limit - nodes)
         remaining_secs = None if cfg.time_limit is None else max(0.1, cfg.time_limit - (time.monotonic() - start))
         if cfg.time_limit is not None:
