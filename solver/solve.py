@@ -24,8 +24,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from solver.bounds import decline_phases_left
 from solver.dominance import prune
-from solver.search.exhaustive import SearchConfig, search
+from solver.search.exhaustive import SearchConfig, SearchResult, search
 from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
 from solver.search.status import Status
 from solver.state import GameState
@@ -52,6 +53,8 @@ class SolveConfig:
     nrpa_level: int = 2
     nrpa_iterations: int = 30
     first_solution: bool = False  # stop at the first goal-meeting line (`heritage check`)
+    exact_first_phases: int = 1  # exact search first when this few decline phases are left
+    exact_first_share: float = 0.5
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.time_limit <= 0:
@@ -230,59 +233,94 @@ def incumbent_order(root: GameState, line: Sequence[int]) -> Callable[[GameState
     return order
 
 
+def _exact(root: GameState, line: Sequence[int], value: float | None, nodes: int | None,
+           seconds: float | None) -> SearchResult | None:
+    """Exact branch and bound from `root` with the incumbent (None if Ctrl-C stopped it)."""
+    scfg = SearchConfig(max_nodes=nodes, max_seconds=seconds)
+    try:
+        return search(root, scfg, order=incumbent_order(root, line), incumbent=value)
+    except KeyboardInterrupt:
+        return None
+
+
 def solve(root: GameState, cfg: SolveConfig,
           on_progress: Callable[[Progress], None] | None = None) -> SolveResult:
-    """Solve from `root` (not changed). Ctrl-C returns the best line found so far."""
+    """Solve from `root` (not changed). Ctrl-C returns the best line found so far.
+
+    Near the end of the game (at most `cfg.exact_first_phases` decline phases left) the exact
+    search runs first, with `cfg.exact_first_share` of the budget: small trees are proven at
+    once. Otherwise, and if that does not finish, NRPA runs, then the exact search again with
+    the NRPA line as incumbent."""
     progress = Progress()
     progress.bound = root.upper_bound()
     if on_progress is not None:
         on_progress(progress)
     start = time.monotonic()
-    h_nodes = None if cfg.node_limit is None else max(1, int(cfg.node_limit * cfg.heuristic_share))
-    h_secs = None if cfg.time_limit is None else cfg.time_limit * cfg.heuristic_share
-    if cfg.time_limit is not None:
-        h_nodes = None
+    total_nodes = None if cfg.time_limit is not None else cfg.node_limit
+    used = 0
+    status = Status.UNKNOWN
+    value: float | None = None
+    line: list[int] = []
+    inc = Incumbent()
+    interrupted = False
+
+    def remaining(share: float) -> tuple[int | None, float | None]:
+        n = None if total_nodes is None else max(1, int((total_nodes - used) * share))
+        t = None if cfg.time_limit is None else max(
+            0.1, (cfg.time_limit - (time.monotonic() - start)) * share)
+        return n, t
+
     if root.is_terminal():
-        inc = Incumbent()
         if root.feasible():
-            inc.value = root.value()
+            status, value = Status.OPTIMAL, root.value()
         else:
+            status = Status.INFEASIBLE
             inc.failed_value = root.value()
-        interrupted = False
-    else:
-        inc, interrupted = run_heuristic(root, cfg, progress, on_progress, h_nodes, h_secs)
-    nodes = inc.nodes
-    status = Status.FEASIBLE if inc.found else Status.UNKNOWN
-    value: float | None = inc.value if inc.found else None
-    line = list(inc.line)
-    bound = progress.bound
-    if cfg.exact and not interrupted and not root.is_terminal() \
-            and not (cfg.first_solution and inc.found):
+    proven = status in (Status.OPTIMAL, Status.INFEASIBLE)
+    if not proven and cfg.exact and decline_phases_left(root) <= cfg.exact_first_phases:
+        progress.phase = "exact"
+        n, t = remaining(cfg.exact_first_share)
+        res = _exact(root, [], None, n, t)
+        interrupted = res is None
+        if res is not None:
+            used += res.nodes
+            if res.status in (Status.OPTIMAL, Status.INFEASIBLE):
+                proven = True
+                status = res.status
+                if res.value is not None:
+                    value, line = res.value, list(res.line)
+                    progress.time_to_best = time.monotonic() - start
+            elif res.value is not None:
+                status, value, line = Status.FEASIBLE, res.value, list(res.line)
+    if not interrupted and not root.is_terminal() and (not proven or value is None):
+        # NRPA: to find lines, or (proven infeasible) the best line that misses a goal.
+        if proven:
+            n, t = remaining(1.0)
+        else:
+            n, t = remaining(cfg.heuristic_share if cfg.exact else 1.0)
+        progress.phase = "heuristic"
+        inc, interrupted = run_heuristic(root, cfg, progress, on_progress, n, t)
+        used += inc.nodes
+        if not proven and inc.found and (value is None or inc.value > value):
+            status, value, line = Status.FEASIBLE, inc.value, list(inc.line)
+    if cfg.exact and not proven and not interrupted and not (cfg.first_solution and value is not None):
         progress.phase = "exact"
         if on_progress is not None:
             on_progress(progress)
-        remaining_nodes = None if cfg.node_limit is None else max(1, cfg.node_limit - nodes)
-        remaining_secs = None if cfg.time_limit is None else max(0.1, cfg.time_limit - (time.monotonic() - start))
-        if cfg.time_limit is not None:
-            remaining_nodes = None
-        scfg = SearchConfig(max_nodes=remaining_nodes, max_seconds=remaining_secs)
-        try:
-            res = search(root, scfg, order=incumbent_order(root, line),
-                         incumbent=value if value is not None else None)
-        except KeyboardInterrupt:
-            interrupted = True
-            res = None
+        n, t = remaining(1.0)
+        res = _exact(root, line, value, n, t)
+        interrupted = res is None
         if res is not None:
-            nodes += res.nodes
+            used += res.nodes
             if res.status == Status.OPTIMAL and res.value is not None:
                 status, value, line = Status.OPTIMAL, res.value, list(res.line)
-                if value is not None and value > progress.best_value:
-                    progress.time_to_best = time.monotonic() - start
+                progress.time_to_best = time.monotonic() - start
             elif res.status == Status.INFEASIBLE:
                 # Complete search, nothing better than the incumbent: proven.
                 status = Status.OPTIMAL if value is not None else Status.INFEASIBLE
             elif res.status == Status.FEASIBLE and res.value is not None:
                 status, value, line = Status.FEASIBLE, res.value, list(res.line)
+    bound = progress.bound
     if status == Status.OPTIMAL and value is not None:
         bound = value
     elif status == Status.INFEASIBLE:
@@ -291,5 +329,5 @@ def solve(root: GameState, cfg: SolveConfig,
         status=status, line=line, value=value,
         failed_line=[] if value is not None else list(inc.failed_line),
         failed_value=None if value is not None or not inc.failed_line else inc.failed_value,
-        bound=bound, nodes=nodes, seconds=time.monotonic() - start,
+        bound=bound, nodes=used, seconds=time.monotonic() - start,
         time_to_best=progress.time_to_best, interrupted=interrupted)
