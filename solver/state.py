@@ -171,15 +171,19 @@ class GameState:
         return float(goal_shortfall(self))
 
     def upper_bound(self) -> float:
-        from solver.bounds import simple_upper_bound
+        from solver.bounds import upper_bound
 
-        return float(simple_upper_bound(self))
+        return upper_bound(self)
 
     def policy_code(self, action: int) -> int:
         """A context code for learned policies (NRPA): the action, the kind of decision and the
         turn, so a policy can learn *when* an action is good."""
         kind = self.stack[-1][0] if self.stack else 0
         return (kind << 13) | action
+
+    def policy_bias(self, action: int) -> float:
+        """A prior for learned policies (GNRPA bias): `solver.policy.bias`."""
+        return _bias(self, action)
 
     def action_to_string(self, action: int) -> str:
         return Notation(self.book).render(action)
@@ -385,3 +389,4 @@ class GameState:
 
 
 from solver import flow as _flow  # noqa: E402  (the loop needs GameState defined first)
+from solver.policy import bias as _bias  # noqa: E402

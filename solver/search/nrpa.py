@@ -27,6 +27,9 @@ from solver.search.protocol import PuzzleState
 
 S = TypeVar("S", bound=PuzzleState)
 
+#: Per step with a real choice: the option codes, their biases (None without), the chosen index.
+Trace = list[tuple[list[Hashable], list[float] | None, int]]
+
 
 @dataclass(frozen=True)
 class NRPAConfig:
@@ -40,6 +43,8 @@ class NRPAConfig:
     :param infeasible_penalty: subtracted from the value of a playout that misses a goal.
     :param seed: seed of the playout stream.
     :param stop_when_found: stop at the first feasible line (winnability checks).
+    :param use_bias: add the game's ``policy_bias(action)`` to the weights (GNRPA, Cazenave
+        2020): a prior that the learned weights then correct.
     """
 
     level: int = 2
@@ -50,6 +55,7 @@ class NRPAConfig:
     infeasible_penalty: float = 1000.0
     seed: int = 0
     stop_when_found: bool = False
+    use_bias: bool = True
 
 
 @dataclass
@@ -89,25 +95,32 @@ class NRPA(Generic[S]):
         self._code: Callable[[S, int], Hashable] = (
             (lambda st, a: st.policy_code(a))  # type: ignore[attr-defined]
             if hasattr(root, "policy_code") else (lambda st, a: a))
+        self._bias: Callable[[S, int], float] | None = (
+            (lambda st, a: st.policy_bias(a))  # type: ignore[attr-defined]
+            if config.use_bias and hasattr(root, "policy_bias") else None)
 
     # -------------------------------------------------------------- level 0
 
-    def playout(self, policy: dict[Hashable, float]) -> tuple[float, list[int], list[list[Hashable]], list[int]]:
-        """One playout: returns (score, actions, codes of the options at each step, index of
-        the chosen option at each step)."""
+    def playout(self, policy: dict[Hashable, float]) -> tuple[float, Trace]:
+        """One playout: its score and its trace (per step: the option codes, their biases and
+        the index of the chosen option)."""
         cfg = self.config
         st = self.root.clone()
         seq: list[int] = []
-        codes: list[list[Hashable]] = []
-        chosen: list[int] = []
+        trace: Trace = []
         code = self._code
+        bias = self._bias
         stream = self.stream
         while not st.is_terminal():
             legal = st.legal_actions()
             cs = [code(st, a) for a in legal]
-            weights = [math.exp(policy.get(c, 0.0)) for c in cs]
-            total = sum(weights)
-            r = (stream.next64() / 2.0**64) * total
+            if bias is not None:
+                bs: list[float] | None = [bias(st, a) for a in legal]
+                weights = [math.exp(policy.get(c, 0.0) + b) for c, b in zip(cs, bs, strict=True)]  # type: ignore[arg-type]
+            else:
+                bs = None
+                weights = [math.exp(policy.get(c, 0.0)) for c in cs]
+            r = (stream.next64() / 2.0**64) * sum(weights)
             i = 0
             acc = weights[0]
             while acc < r and i < len(weights) - 1:
@@ -115,8 +128,8 @@ class NRPA(Generic[S]):
                 acc += weights[i]
             st.apply(legal[i])
             seq.append(legal[i])
-            codes.append(cs)
-            chosen.append(i)
+            if len(cs) > 1:
+                trace.append((cs, bs, i))
         self.best.nodes += len(seq)
         self.best.playouts += 1
         value = st.value()
@@ -136,7 +149,7 @@ class NRPA(Generic[S]):
                     self.on_improve(self.best)
             score = value - cfg.infeasible_penalty - _shortfall(st)
         self._check_budget()
-        return score, seq, codes, chosen
+        return score, trace
 
     def _check_budget(self) -> None:
         cfg = self.config
@@ -151,35 +164,33 @@ class NRPA(Generic[S]):
 
     # -------------------------------------------------------------- adaptation
 
-    def adapt(self, policy: dict[Hashable, float], codes: list[list[Hashable]],
-              chosen: list[int]) -> dict[Hashable, float]:
-        """Move the policy toward the best sequence (Rosin's Adapt, with the option codes
-        recorded by the playout so the sequence need not be replayed)."""
+    def adapt(self, policy: dict[Hashable, float], trace: Trace) -> dict[Hashable, float]:
+        """Move the policy toward the best sequence (Rosin's Adapt; with biases, the gradient
+        of GNRPA), from the trace recorded by the playout so the sequence is not replayed."""
         alpha = self.config.alpha
         new = dict(policy)
-        for cs, i in zip(codes, chosen, strict=True):
-            if len(cs) == 1:
-                continue
-            ws = [math.exp(policy.get(c, 0.0)) for c in cs]
+        for cs, bs, i in trace:
+            if bs is None:
+                ws = [math.exp(policy.get(c, 0.0)) for c in cs]
+            else:
+                ws = [math.exp(policy.get(c, 0.0) + b) for c, b in zip(cs, bs, strict=True)]
             z = sum(ws)
             new[cs[i]] = new.get(cs[i], 0.0) + alpha
             for c, w in zip(cs, ws, strict=True):
                 new[c] = new.get(c, 0.0) - alpha * w / z
         return new
 
-    def level(self, n: int, policy: dict[Hashable, float]) -> tuple[float, list[list[Hashable]], list[int]]:
+    def level(self, n: int, policy: dict[Hashable, float]) -> tuple[float, Trace]:
         if n == 0:
-            score, _, codes, chosen = self.playout(policy)
-            return score, codes, chosen
+            return self.playout(policy)
         best_score = -math.inf
-        best_codes: list[list[Hashable]] = []
-        best_chosen: list[int] = []
+        best_trace: Trace = []
         for _ in range(self.config.iterations):
-            score, codes, chosen = self.level(n - 1, policy)
+            score, trace = self.level(n - 1, policy)
             if score >= best_score:
-                best_score, best_codes, best_chosen = score, codes, chosen
-            policy = self.adapt(policy, best_codes, best_chosen)
-        return best_score, best_codes, best_chosen
+                best_score, best_trace = score, trace
+            policy = self.adapt(policy, best_trace)
+        return best_score, best_trace
 
     def run(self) -> Incumbent:
         """Restart level-`level` searches until the budget runs out (at least one playout)."""
