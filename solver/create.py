@@ -16,13 +16,12 @@ from solver.conditions import count, holds
 from solver.frames import (
     D_CREATE_CARD,
     D_CREATE_SPACE,
-    D_ORDER,
     D_PAY,
-    F_EFFECT,
     F_PLACE,
     Frame,
     Registry,
 )
+from solver.groups import push_group
 
 if TYPE_CHECKING:
     from solver.state import GameState
@@ -213,10 +212,7 @@ def place(st: GameState, fr: Frame) -> None:
             if t.spaces and space not in t.spaces:
                 continue
             group.append((x, i))
-    if len(group) == 1:
-        st.stack.append((F_EFFECT, group[0][0], group[0][1], 0))
-    elif group:
-        st.stack.append((D_ORDER, tuple(group), True))
+    push_group(st, group)
 
 
 def register() -> Registry:

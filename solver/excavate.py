@@ -12,13 +12,12 @@ from solver import actions as A
 from solver.frames import (
     D_EXCAVATE,
     D_KENSINGTON,
-    D_ORDER,
-    F_EFFECT,
     F_EXCAVATE_DRAW,
     F_EXCAVATE_TRIGGERS,
     Frame,
     Registry,
 )
+from solver.groups import push_group
 
 if TYPE_CHECKING:
     from solver.state import GameState
@@ -69,10 +68,7 @@ def excavate_triggers(st: GameState, fr: Frame) -> None:
             t = e.trigger
             if t is not None and t.event == "excavate" and n >= t.rotated_at_least:
                 group.append((x, i))
-    if len(group) == 1:
-        st.stack.append((F_EFFECT, group[0][0], group[0][1], 0))
-    elif group:
-        st.stack.append((D_ORDER, tuple(group), True))
+    push_group(st, group)
 
 
 def register() -> Registry:

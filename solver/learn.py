@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from solver import actions as A
 from solver.conditions import requirement_met
-from solver.frames import D_LEARN, D_ORDER, F_EFFECT, F_LEARN_TRIGGERS, Frame, Registry
+from solver.frames import D_LEARN, F_EFFECT, F_LEARN_TRIGGERS, Frame, Registry
+from solver.groups import push_group
 
 if TYPE_CHECKING:
     from solver.state import GameState
@@ -86,10 +87,7 @@ def learn_triggers(st: GameState, fr: Frame) -> None:
             t = e.trigger
             if t is not None and t.event == "learn" and (t.tech_type is None or t.tech_type == ttype):
                 group.append((x, i))
-    if len(group) == 1:
-        st.stack.append((F_EFFECT, group[0][0], group[0][1], 0))
-    elif group:
-        st.stack.append((D_ORDER, tuple(group), True))
+    push_group(st, group)
 
 
 def register() -> Registry:
