@@ -1,7 +1,7 @@
 """The `heritage` command line: a thin Typer layer over `solver` and `puzzles`.
 
 Commands live in their own modules (`cli.cards`, `cli.play`, `cli.verify`, `cli.trials`,
-`cli.campaign`, `cli.antike`); this module only assembles them. Exit codes: 0 success, 1 a negative answer (an invalid line),
+`cli.campaign`, `cli.antike`, `cli.bench`); this module only assembles them. Exit codes: 0 success, 1 a negative answer (an invalid line),
 2 bad input (one line on stderr), 3 unknown (solvers).
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import typer
 
 from cli.antike import antike_app
+from cli.bench import bench_command
 from cli.campaign import campaign_app
 from cli.cards import cards_command
 from cli.play import play_command
@@ -58,6 +59,13 @@ app.command(
     help="List the Trial Table (trials 1-10) with each trial's goal chests and effect chests; "
     "stand-ins are marked. --json for scripts.",
 )(trials_command)
+app.command(
+    "bench",
+    help="Benchmark every search method (solve, nrpa, exact) and the baselines (random, greedy, "
+    "OpenSpiel MCTS) on the fixed suite, same budget each: JSON lines, a summary table, "
+    "anytime and performance-profile plots, engine throughput. --smoke: the CI run (~1 min). "
+    "Exit 0 ok, 1 a check failed, 2 bad input.",
+)(bench_command)
 app.add_typer(campaign_app, name="campaign")
 app.add_typer(antike_app, name="antike")
 

@@ -28,6 +28,7 @@ from cli.play import build_setup, describe_setup, print_log, print_score
 from cli.trials import ChestsOption, TrialsOption
 from puzzles.chests import DEFAULT
 from puzzles.trials import with_trial
+from solver.bounds import BOUND_MODES
 from solver.describe import TurnReport, describe_line
 from solver.errors import HeritageError
 from solver.goals import goals_json
@@ -55,6 +56,10 @@ NodeLimitOption = Annotated[int | None, typer.Option(
     "when no --time-limit is given.")]
 WorkersOption = Annotated[int, typer.Option("--workers", metavar="W",
                                             help="Processes for the heuristic search.")]
+BoundOption = Annotated[str, typer.Option(
+    "--bound", metavar="{simple,cpsat}", help="Bound of the exact search: 'simple', or 'cpsat' "
+    "(the constraint layer: a tighter bound near the end, an INFEASIBLE proof at the start "
+    "when the goals cannot be met, a plan that orders the search).")]
 FromOption = Annotated[Path | None, typer.Option(
     "--from", metavar="POSITION.json", help="Solve from a position: a line file whose line is a "
     "prefix of a game (its setup replaces the deal options).")]
@@ -76,7 +81,8 @@ def _root(seed: int, hand: str, die_seed: int | None, trial: int | None, cards: 
     return GameRecord.new(setup, book)
 
 
-def _config(time_limit: float | None, node_limit: int | None, workers: int, first: bool) -> SolveConfig:
+def _config(time_limit: float | None, node_limit: int | None, workers: int, first: bool,
+            bound: str = "simple") -> SolveConfig:
     if time_limit is not None and node_limit is not None:
         fail("--time-limit and --node-limit: give one budget, not both")
     if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
@@ -85,10 +91,12 @@ def _config(time_limit: float | None, node_limit: int | None, workers: int, firs
         fail(f"--node-limit: must be a positive whole number, got {node_limit}")
     if workers < 1:
         fail(f"--workers: must be at least 1, got {workers}")
+    if bound not in BOUND_MODES:
+        fail(f"--bound: must be one of {', '.join(BOUND_MODES)}, got {bound!r}")
     if time_limit is None and node_limit is None:
         node_limit = 200_000
     return SolveConfig(time_limit=time_limit, node_limit=node_limit, workers=workers,
-                       first_solution=first)
+                       first_solution=first, bound=bound)
 
 
 def _fmt(value: float | None) -> str:
@@ -228,13 +236,14 @@ def solve_command(
     cards: CardsOption = None,
     chests: ChestsOption = None,
     trials: TrialsOption = None,
+    bound: BoundOption = "simple",
     json_output: Annotated[bool, typer.Option("--json", help="Print the line file with status, "
                                               "vp, bound, gap, nodes and seconds.")] = False,
     out_file: Annotated[Path | None, typer.Option("--out", metavar="FILE",
                                                   help="Also write the JSON result here.")] = None,
 ) -> None:
     """Find the line that meets every goal chest and scores the most VP; prove it where possible."""
-    cfg = _config(time_limit, node_limit, workers, first=False)
+    cfg = _config(time_limit, node_limit, workers, first=False, bound=bound)
     root = _root(seed, hand, die_seed, trial, cards, chests, trials, from_file)
     res = _run(root, cfg)
     data = result_json(root, res)
@@ -271,16 +280,19 @@ def check_command(
     cards: CardsOption = None,
     chests: ChestsOption = None,
     trials: TrialsOption = None,
+    bound: BoundOption = "simple",
     json_output: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """Is the trial winnable with this deal? yes (with a witness line) / no (proven) / unknown."""
-    cfg = _config(time_limit, node_limit, workers, first=True)
+    cfg = _config(time_limit, node_limit, workers, first=True, bound=bound)
     root = _root(seed, hand, die_seed, trial, cards, chests, trials, from_file)
     res = _run(root, cfg)
     answer = {Status.OPTIMAL: "yes", Status.FEASIBLE: "yes", Status.INFEASIBLE: "no",
               Status.UNKNOWN: "unknown"}[res.status]
     if res.status == Status.INFEASIBLE:
-        reason = f"proven: exhaustive search of {res.nodes:,} positions found no line meeting every goal"
+        reason = (f"proven: exhaustive search of {res.nodes:,} positions found no line meeting "
+                  "every goal" if bound == "simple" else "proven (exhaustive search, or the "
+                  "constraint layer's relaxation): no line meets every goal")
     elif res.status == Status.UNKNOWN:
         reason = "no goal-meeting line found within the budget, and no proof that none exists"
     else:

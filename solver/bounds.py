@@ -119,3 +119,33 @@ def _counter_cap(counter: str, past_final: int, techs_final: int) -> int:
     if counter.startswith("timeline."):
         return TIMELINE_PLACES
     return 60  # any other counter: a generous cap (lost knowledge, hand...)
+
+
+# The bound GameState.upper_bound() answers with: "simple" (above) or "cpsat" (the constraint
+# layer's relaxation at the start of a turn near the end, `solver.constraints.bound.node_bound`;
+# never above the simple bound). Opt-in: `solver.solve.SolveConfig(bound="cpsat")`.
+BOUND_MODES = ("simple", "cpsat")
+_MODE = ["simple"]
+
+
+def use_bound(mode: str) -> str:
+    """Select the bound of `upper_bound`; returns the previous mode."""
+    if mode not in BOUND_MODES:
+        raise ValueError(f"bound must be one of {', '.join(BOUND_MODES)}, got {mode!r}")
+    old = _MODE[0]
+    _MODE[0] = mode
+    return old
+
+
+def upper_bound(st: GameState) -> float:
+    """The admissible bound of the selected mode (see `use_bound`)."""
+    if _MODE[0] == "cpsat":
+        from solver.constraints.bound import node_bound
+
+        return node_bound(st)
+    return float(simple_upper_bound(st))
+
+
+def bound_mode() -> str:
+    """The mode `upper_bound` uses now."""
+    return _MODE[0]

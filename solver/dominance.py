@@ -50,7 +50,11 @@ def prune(st: GameState, actions: Sequence[int]) -> Sequence[int]:
         if not any(_has_decline_effect(st, m) for m in mons):
             return actions[:1]
     elif kind == D_ORDER and fr[2]:  # the Timeline-phase queue (and Create/Learn groups)
+        from solver.state import CHEST_BASE
+
         cards = st.book.cards
-        if all(_pure_draw(cards[c].effects[i]) for c, i in fr[1]):
+        # A chest effect in the queue (source CHEST_BASE + k, RULES.md section 9) is no card:
+        # never a pure draw, so such a queue is searched in full.
+        if all(c < CHEST_BASE and _pure_draw(cards[c].effects[i]) for c, i in fr[1]):
             return actions[:1]
     return actions

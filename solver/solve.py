@@ -24,7 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.bounds import decline_phases_left
+from solver.bounds import BOUND_MODES, bound_mode, decline_phases_left, use_bound
+from solver.constraints.bound import plan_order, root_bound, set_threshold
 from solver.dominance import prune
 from solver.search.exhaustive import SearchConfig, SearchResult, search
 from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
@@ -55,6 +56,7 @@ class SolveConfig:
     first_solution: bool = False  # stop at the first goal-meeting line (`heritage check`)
     exact_first_phases: int = 1  # exact search first when this few decline phases are left
     exact_first_share: float = 0.5
+    bound: str = "simple"  # "cpsat": the constraint layer's bound, plan and proofs
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.time_limit <= 0:
@@ -63,6 +65,8 @@ class SolveConfig:
             raise ValueError(f"node limit must be positive, got {self.node_limit}")
         if self.workers < 1:
             raise ValueError(f"workers must be at least 1, got {self.workers}")
+        if self.bound not in BOUND_MODES:
+            raise ValueError(f"bound must be one of {', '.join(BOUND_MODES)}, got {self.bound!r}")
 
 
 @dataclass
@@ -225,6 +229,8 @@ def incumbent_order(root: GameState, line: Sequence[int]) -> Callable[[GameState
 
     def order(state: GameState, actions: Sequence[int]) -> Sequence[int]:
         actions = prune(state, actions)
+        if bound_mode() == "cpsat":  # the relaxation's plan: hints, never pruning
+            actions = plan_order(state, actions)
         first = hint.get(state.key()) if hint else None
         if first is not None and first in actions:
             return [first, *[a for a in actions if a != first]]
@@ -236,6 +242,7 @@ def incumbent_order(root: GameState, line: Sequence[int]) -> Callable[[GameState
 def _exact(root: GameState, line: Sequence[int], value: float | None, nodes: int | None,
            seconds: float | None) -> SearchResult | None:
     """Exact branch and bound from `root` with the incumbent (None if Ctrl-C stopped it)."""
+    set_threshold(-math.inf if value is None else value)
     scfg = SearchConfig(max_nodes=nodes, max_seconds=seconds)
     try:
         return search(root, scfg, order=incumbent_order(root, line), incumbent=value)
@@ -245,6 +252,17 @@ def _exact(root: GameState, line: Sequence[int], value: float | None, nodes: int
 
 def solve(root: GameState, cfg: SolveConfig,
           on_progress: Callable[[Progress], None] | None = None) -> SolveResult:
+    """Solve from `root` (not changed) with the bound `cfg.bound` (see `_solve`)."""
+    previous = use_bound(cfg.bound)
+    try:
+        return _solve(root, cfg, on_progress)
+    finally:
+        use_bound(previous)
+        set_threshold(-math.inf)
+
+
+def _solve(root: GameState, cfg: SolveConfig,
+           on_progress: Callable[[Progress], None] | None = None) -> SolveResult:
     """Solve from `root` (not changed). Ctrl-C returns the best line found so far.
 
     Near the end of the game (at most `cfg.exact_first_phases` decline phases left) the exact
@@ -277,6 +295,11 @@ def solve(root: GameState, cfg: SolveConfig,
             status = Status.INFEASIBLE
             inc.failed_value = root.value()
     proven = status in (Status.OPTIMAL, Status.INFEASIBLE)
+    if not proven and cfg.bound == "cpsat":  # the relaxation may prove the deal infeasible
+        rb = root_bound(root)
+        progress.bound = min(progress.bound, rb.bound)
+        if rb.infeasible:
+            status, proven = Status.INFEASIBLE, True
     if not proven and cfg.exact and decline_phases_left(root) <= cfg.exact_first_phases:
         progress.phase = "exact"
         n, t = remaining(cfg.exact_first_share)

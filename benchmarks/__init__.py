@@ -1,0 +1,2 @@
+"""Benchmarks: engine throughput (`benchmarks.engine`) and the solver bench (`benchmarks.run`,
+``heritage bench``)."""

@@ -1,0 +1,230 @@
+"""The constraint layer's bound on a position: cached, deterministic, and always sound.
+
+`relaxed_bound(state)` answers, for any position:
+
+* at the end of the game: the exact score (or ``-inf`` when a goal is missed);
+* at a phase boundary (`solver.constraints.schedule.phase_of`): the CP-SAT relaxation's proven
+  bound (`solver.constraints.relaxation`), never above the simple bound of `solver.bounds`;
+  ``infeasible`` when the relaxation proves that no line meets every goal (then the bound is
+  ``-inf``), and the relaxation's plan;
+* anywhere else (inside an action or an effect): the simple bound.
+
+Results are cached by `GameState.key()`; the CP-SAT budget is deterministic (`RelaxConfig`:
+one worker, a fixed seed, a deterministic time limit), so a node-limited search that uses the
+bound is reproducible. `plan_order` turns the latest plan into move ordering: hints only, every
+action is still searched.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from solver import actions as A
+from solver.constraints.relaxation import PlanStep, RelaxConfig, relax
+from solver.constraints.resources import UnsupportedCardError
+from solver.constraints.schedule import build_schedule, phase_of
+from solver.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN
+
+if TYPE_CHECKING:
+    from solver.state import GameState
+
+CACHE_SIZE = 50_000
+
+
+@dataclass(frozen=True)
+class BoundResult:
+    """A bound on the final VP of every goal-meeting line from a position.
+
+    :param bound: the bound (``-inf`` when no line can meet the goals).
+    :param infeasible: proven: no line from the position meets every goal.
+    :param plan: the relaxation's creations (empty when it did not run).
+    :param source: ``"exact"`` (game over), ``"cpsat"``, ``"simple"`` (not a phase boundary,
+        or a card the relaxation cannot bound).
+    """
+
+    bound: float
+    infeasible: bool
+    plan: tuple[PlanStep, ...] = ()
+    techs: tuple[int, ...] = ()
+    source: str = "simple"
+    stats: dict[str, float] = field(default_factory=dict)
+
+
+class BoundCache:
+    """Bounds by position key, least recently used first out."""
+
+    def __init__(self, capacity: int = CACHE_SIZE) -> None:
+        self.capacity = capacity
+        self.entries: OrderedDict[object, BoundResult] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: object) -> BoundResult | None:
+        r = self.entries.get(key)
+        if r is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self.entries.move_to_end(key)
+        return r
+
+    def put(self, key: object, result: BoundResult) -> None:
+        self.entries[key] = result
+        if len(self.entries) > self.capacity:
+            self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self.hits = self.misses = 0
+
+
+@dataclass(frozen=True)
+class BoundPolicy:
+    """Where branch and bound asks CP-SAT (tuned numbers in one place).
+
+    :param root: the budget of the root call (the reported bound, INFEASIBLE proofs, the plan).
+    :param node: the budget of a call inside the search (small: it runs many times).
+    :param horizon: inside the search, CP-SAT runs only at the start of a turn with at most
+        this many turns left (the relaxation is tight there; earlier, the simple bound).
+    :param budget: CP-SAT deterministic time for all the node calls of one exact search; once
+        spent, the simple bound (deterministic, so node-limited runs stay reproducible).
+    """
+
+    root: RelaxConfig = RelaxConfig(max_deterministic_time=1.0)
+    node: RelaxConfig = RelaxConfig(max_deterministic_time=0.1)
+    horizon: int = 2
+    budget: float = 2.0
+
+
+CACHE = BoundCache()
+CONFIG = RelaxConfig()
+POLICY = BoundPolicy()
+_LAST_PLAN: dict[str, tuple[PlanStep, ...] | tuple[int, ...]] = {}
+_THRESHOLD = [-math.inf]  # a value some line is known to reach (the incumbent)
+_SPENT = [0.0]  # CP-SAT deterministic time of the node calls of the current exact search
+
+
+def set_threshold(value: float) -> None:
+    """Start an exact search: tell the node bound a value a line is known to reach (where the
+    simple bound is already at or below it, the search prunes anyway and CP-SAT is not asked)
+    and give its node calls a fresh `BoundPolicy.budget`."""
+    _THRESHOLD[0] = value
+    _SPENT[0] = 0.0
+
+
+def root_bound(st: GameState, policy: BoundPolicy | None = None) -> BoundResult:
+    """The bound of the position a solve starts from, with the root budget."""
+    return relaxed_bound(st, (policy or POLICY).root)
+
+
+def node_bound(st: GameState, policy: BoundPolicy | None = None) -> float:
+    """The bound branch and bound uses at a node: CP-SAT at the start of a turn near the end
+    (`BoundPolicy.horizon`), else the simple bound; never above the simple bound."""
+    from solver.bounds import simple_upper_bound
+
+    pol = policy or POLICY
+    if st.over:
+        return relaxed_bound(st, pol.node).bound
+    simple = float(simple_upper_bound(st))
+    if simple <= _THRESHOLD[0]:
+        return simple
+    phase = phase_of(st)
+    if phase is None or not (phase.actions == 2 or phase.setup):
+        return simple
+    if len(build_schedule(st, phase, True).slots) > pol.horizon or _SPENT[0] >= pol.budget:
+        return simple
+    r = relaxed_bound(st, pol.node)
+    _SPENT[0] += r.stats.get("deterministic_time", 0.0)
+    return r.bound
+
+
+def relaxed_bound(st: GameState, config: RelaxConfig | None = None,
+                  cache: BoundCache | None = CACHE) -> BoundResult:
+    """The constraint layer's bound on `st` (see the module); cached by `st.key()` and the
+    budget."""
+    from solver.bounds import simple_upper_bound
+
+    if st.over:
+        value = float(st.score().total) if st.feasible() else -math.inf
+        return BoundResult(value, value == -math.inf, source="exact")
+    cfg = config or CONFIG
+    key = (st.key(), cfg)
+    if cache is not None:
+        hit = cache.get(key)
+        if hit is not None:
+            _remember(hit)  # the same plan as a fresh call: ordering stays reproducible
+            return hit
+    simple = float(simple_upper_bound(st))
+    phase = phase_of(st)
+    result: BoundResult
+    if phase is None:
+        result = BoundResult(simple, False, source="simple")
+    else:
+        try:
+            r = relax(st, phase, cfg)
+        except UnsupportedCardError:
+            result = BoundResult(simple, False, source="simple")
+        else:
+            if r.infeasible:
+                result = BoundResult(-math.inf, True, source="cpsat", stats=r.stats)
+            else:
+                b = simple if r.bound is None else min(simple, float(r.bound))
+                result = BoundResult(b, False, r.plan, r.techs, "cpsat", r.stats)
+                _remember(result)
+    if cache is not None:
+        cache.put(key, result)
+    return result
+
+
+def _remember(result: BoundResult) -> None:
+    if result.plan or result.techs:
+        _LAST_PLAN["plan"] = result.plan
+        _LAST_PLAN["techs"] = result.techs
+
+
+def last_plan() -> tuple[tuple[PlanStep, ...], tuple[int, ...]]:
+    """The plan of the most recent relaxation that produced one."""
+    plan = _LAST_PLAN.get("plan", ())
+    techs = _LAST_PLAN.get("techs", ())
+    assert all(isinstance(s, PlanStep) for s in plan)
+    return tuple(s for s in plan if isinstance(s, PlanStep)), tuple(
+        t for t in techs if isinstance(t, int))
+
+
+def plan_order(st: GameState, actions: Sequence[int]) -> Sequence[int]:
+    """Move ordering from the latest plan: at an action choice, Create first when the plan
+    creates something this turn or earlier with the card in hand; at a Create, the planned
+    cards (earliest first) and their planned spaces; at a Learn, the planned technologies. The
+    result is a permutation of `actions` (hints, never pruning)."""
+    if len(actions) < 2 or not st.stack:
+        return actions
+    plan, techs = last_plan()
+    if not plan and not techs:
+        return actions
+    kind = st.stack[-1][0]
+    preferred: list[int] = []
+    if kind == D_ACTION:
+        due = [s for s in plan if s.turn <= st.turn and s.card in st.hand]
+        if due:
+            preferred = [A.ACT_CREATE]
+        elif any(t in st.available_techs() for t in techs):
+            preferred = [A.ACT_LEARN]
+    elif kind == D_CREATE_CARD:
+        preferred = [A.code(A.CARD, s.card) for s in plan]
+    elif kind == D_CREATE_SPACE:
+        card = st.stack[-1][1]
+        preferred = [A.code(A.SPACE, s.space) for s in plan if s.card == card and s.space]
+    elif kind == D_LEARN:
+        preferred = [A.code(A.CARD, t) for t in techs]
+    if not preferred:
+        return actions
+    present = set(actions)
+    first = [a for a in dict.fromkeys(preferred) if a in present]
+    if not first:
+        return actions
+    chosen = set(first)
+    return [*first, *(a for a in actions if a not in chosen)]
