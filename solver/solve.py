@@ -50,6 +50,7 @@ class SolveConfig:
     workers: int = 1
     seed: int = 0
     heuristic_share: float = 0.6
+    heuristic_share_far: float = 0.9  # far from the end the exact search rarely finishes
     exact: bool = True
     nrpa_level: int = 2
     nrpa_iterations: int = 30
@@ -320,7 +321,9 @@ def _solve(root: GameState, cfg: SolveConfig,
         if proven:
             n, t = remaining(1.0)
         else:
-            n, t = remaining(cfg.heuristic_share if cfg.exact else 1.0)
+            far = decline_phases_left(root) > cfg.exact_first_phases + 1
+            share = cfg.heuristic_share_far if far else cfg.heuristic_share
+            n, t = remaining(share if cfg.exact else 1.0)
         progress.phase = "heuristic"
         inc, interrupted = run_heuristic(root, cfg, progress, on_progress, n, t)
         used += inc.nodes
