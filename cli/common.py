@@ -48,6 +48,17 @@ def fail(message: str, code: int = EXIT_USAGE_ERROR) -> NoReturn:
     raise typer.Exit(code)
 
 
+def write_out(path: Path | None, text: str, what: str = "line") -> None:
+    """Write `text` to the ``--out`` file, if one was given (exit 2 if it cannot be written)."""
+    if path is None:
+        return
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"--out: cannot write {path} ({exc.strerror})")
+    note(f"{what} written to {path}")
+
+
 def note(message: str) -> None:
     """A diagnostic on stderr."""
     typer.echo(message, err=True)

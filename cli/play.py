@@ -23,6 +23,7 @@ from cli.common import (
     load_cards,
     note,
     read_json,
+    write_out,
 )
 from cli.trials import ChestsOption, TrialsOption
 from puzzles.chests import DEFAULT
@@ -208,12 +209,7 @@ def play_command(
         setup = with_trial(setup, trial, str(chests or DEFAULT), str(trials or DEFAULT))
     record = play_random(setup, book, seed if policy_seed is None else policy_seed)
     text = dumps(record.to_json())
-    if out_file is not None:
-        try:
-            out_file.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            fail(f"--out: cannot write {out_file} ({exc.strerror})")
-        note(f"line written to {out_file}")
+    write_out(out_file, text)
     if json_output:
         typer.echo(text, nl=False)
         return

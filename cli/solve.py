@@ -23,7 +23,15 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from cli.common import CardsOption, Output, domain_errors, fail, load_cards, note, read_json
+from cli.common import (
+    CardsOption,
+    Output,
+    domain_errors,
+    fail,
+    load_cards,
+    read_json,
+    write_out,
+)
 from cli.play import build_setup, describe_setup, print_log, print_score
 from cli.trials import ChestsOption, TrialsOption
 from puzzles.chests import DEFAULT
@@ -247,12 +255,7 @@ def solve_command(
     root = _root(seed, hand, die_seed, trial, cards, chests, trials, from_file)
     res = _run(root, cfg)
     data = result_json(root, res)
-    if out_file is not None:
-        try:
-            out_file.write_text(dumps(data), encoding="utf-8")
-        except OSError as exc:
-            fail(f"--out: cannot write {out_file} ({exc.strerror})")
-        note(f"result written to {out_file}")
+    write_out(out_file, dumps(data), "result")
     if json_output:
         typer.echo(dumps(data), nl=False)
     else:
