@@ -92,12 +92,14 @@ class BoundPolicy:
         this many turns left (the relaxation is tight there; earlier, the simple bound).
     :param budget: CP-SAT deterministic time for all the node calls of one exact search; once
         spent, the simple bound (deterministic, so node-limited runs stay reproducible).
+    :param calls: the most node calls of one exact search (each builds a model: ~20-60 ms).
     """
 
     root: RelaxConfig = RelaxConfig(max_deterministic_time=1.0)
     node: RelaxConfig = RelaxConfig(max_deterministic_time=0.1)
     horizon: int = 2
     budget: float = 2.0
+    calls: int = 200
 
 
 CACHE = BoundCache()
@@ -105,7 +107,7 @@ CONFIG = RelaxConfig()
 POLICY = BoundPolicy()
 _LAST_PLAN: dict[str, tuple[PlanStep, ...] | tuple[int, ...]] = {}
 _THRESHOLD = [-math.inf]  # a value some line is known to reach (the incumbent)
-_SPENT = [0.0]  # CP-SAT deterministic time of the node calls of the current exact search
+_SPENT = [0.0, 0.0]  # deterministic time and calls of the current exact search's node calls
 
 
 def set_threshold(value: float) -> None:
@@ -113,7 +115,7 @@ def set_threshold(value: float) -> None:
     simple bound is already at or below it, the search prunes anyway and CP-SAT is not asked)
     and give its node calls a fresh `BoundPolicy.budget`."""
     _THRESHOLD[0] = value
-    _SPENT[0] = 0.0
+    _SPENT[0] = _SPENT[1] = 0.0
 
 
 def root_bound(st: GameState, policy: BoundPolicy | None = None) -> BoundResult:
@@ -135,10 +137,15 @@ def node_bound(st: GameState, policy: BoundPolicy | None = None) -> float:
     phase = phase_of(st)
     if phase is None or not (phase.actions == 2 or phase.setup):
         return simple
-    if len(build_schedule(st, phase, True).slots) > pol.horizon or _SPENT[0] >= pol.budget:
+    if len(build_schedule(st, phase, True).slots) > pol.horizon:
         return simple
+    if _SPENT[0] >= pol.budget or _SPENT[1] >= pol.calls:
+        return simple
+    fresh = (st.key(), pol.node) not in CACHE.entries  # a cached answer costs nothing
     r = relaxed_bound(st, pol.node)
-    _SPENT[0] += r.stats.get("deterministic_time", 0.0)
+    if fresh:
+        _SPENT[0] += r.stats.get("deterministic_time", 0.0)
+        _SPENT[1] += 1
     return r.bound
 
 

@@ -183,6 +183,10 @@ class Facts:
     scores: list[Score] = field(default_factory=list)
     parts: list[tuple[Effect, Gains]] = field(default_factory=list)  # effects with gains
     frees_artifacts: bool = False  # pays by discarding artifacts from the board (P13)
+    trig: Gains = NOTHING  # all triggered effects, one activation each
+    buries: int = 0  # technologies put under their deck per activation (P35, T27)
+    buries_timeline: bool = False
+    niches: bool = False  # Pyramid of the Niches (P7)
 
 
 def card_facts(card: Card, pool_size: int) -> Facts:
@@ -196,10 +200,16 @@ def card_facts(card: Card, pool_size: int) -> Facts:
             f.parts.append((e, g))
         if any(st.op == "pay" and st.cost == "discard_artifacts" for st in e.steps):
             f.frees_artifacts = True
+        for step in e.steps:
+            if step.op == "bury_tech":
+                f.buries += max(1, step.count)
+                f.buries_timeline = f.buries_timeline or e.moment == "timeline"
+            f.niches = f.niches or step.op == "niches"
         if e.trigger is not None:
             if e.trigger.event not in ("create", "learn", "excavate"):
                 raise UnsupportedCardError(f"{card.code}: trigger {e.trigger.event!r}")
             f.triggers.append((e, g))
+            f.trig = f.trig + g
         elif e.moment == "immediate":
             f.immediate = f.immediate + g
         elif e.moment == "timeline":
@@ -209,6 +219,10 @@ def card_facts(card: Card, pool_size: int) -> Facts:
         elif e.moment in ("anytime", "endgame") and not g.empty:
             raise UnsupportedCardError(f"{card.code}: {e.moment} steps without a trigger")
     return f
+
+
+_FACTS: dict[tuple[object, int, int], Facts] = {}  # by (card sets, card, pool size)
+_POOL_TECHS: dict[object, list[int]] = {}
 
 
 # ------------------------------------------------------------------ the position, read
@@ -255,7 +269,11 @@ class Relaxation:
     def fact(self, c: int) -> Facts:
         f = self.facts.get(c)
         if f is None:
-            f = card_facts(self.cards[c], self.pool_size)
+            key = (self.st.book.sets, c, self.pool_size)
+            f = _FACTS.get(key)
+            if f is None:
+                f = card_facts(self.cards[c], self.pool_size)
+                _FACTS[key] = f
             self.facts[c] = f
         return f
 
@@ -382,14 +400,11 @@ class Relaxation:
         dice = sum(1 for sl in sch.slots if not sl.ends)
         buries = 0
         niches = False
-        pool = st.setup.card_pool(st.book)
-        for c in sorted(builders | {t for t in pool if cards[t].is_tech}):
-            for e in cards[c].effects:
-                for step in e.steps:
-                    if step.op == "bury_tech":  # P35, T27: put technologies under their deck
-                        buries += max(1, step.count) * (sch.timeline_phases
-                                                       if e.moment == "timeline" else 1)
-                    niches = niches or (step.op == "niches" and c in builders)
+        for c in sorted(builders | set(self._pool_techs())):
+            f = self.fact(c)
+            if f.buries:  # P35, T27: put technologies under their deck
+                buries += f.buries * (sch.timeline_phases if f.buries_timeline else 1)
+            niches = niches or (f.niches and c in builders)
         departures = learns + dice + buries
         flip = not st.midgame and len(st.past) + declines >= 7
         out = {c for c in st.tiles if c >= 0} | {t for _, t in st.held}
@@ -407,6 +422,14 @@ class Relaxation:
             if deal > len(deck):
                 out |= set(st.tech_discards[lv - 1])
         return sorted(t for t in out if cards[t].is_tech and t not in st.techs)
+
+    def _pool_techs(self) -> list[int]:
+        cached = _POOL_TECHS.get(self.st.book.sets)
+        if cached is None:
+            pool = self.st.setup.card_pool(self.st.book)
+            cached = [t for t in sorted(pool) if self.cards[t].is_tech]
+            _POOL_TECHS[self.st.book.sets] = cached
+        return cached
 
     def playable(self) -> list[int]:
         """Every card that can still act: reachable builders, cards in play, technologies."""

@@ -13,7 +13,7 @@ caller falls back to the simple bound (never guess).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from solver.cards import ARTIFACT, Card, Effect, Step
 from solver.errors import HeritageError
@@ -34,7 +34,7 @@ class UnsupportedCardError(HeritageError, ValueError):
     """A card effect the relaxation cannot bound (an op or special it does not know)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Gains:
     """Upper bounds on what one activation of an effect yields.
 
@@ -63,15 +63,22 @@ class Gains:
     moves: int = 0
     straighten: int = 0
 
-    def __add__(self, other: Gains) -> Gains:
-        return Gains(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+    def __add__(self, o: Gains) -> Gains:
+        return Gains(self.draw + o.draw, self.depth + o.depth, self.remove + o.remove,
+                     self.lost + o.lost, self.learn + o.learn, self.learn_free + o.learn_free,
+                     self.create_mon + o.create_mon, self.create_art + o.create_art,
+                     self.archive + o.archive, self.moves + o.moves,
+                     self.straighten + o.straighten)
 
     def scaled(self, k: int) -> Gains:
-        return Gains(*(getattr(self, f.name) * k for f in fields(self)))
+        return Gains(self.draw * k, self.depth * k, self.remove * k, self.lost * k,
+                     self.learn * k, self.learn_free * k, self.create_mon * k,
+                     self.create_art * k, self.archive * k, self.moves * k,
+                     self.straighten * k)
 
     @property
     def empty(self) -> bool:
-        return not any(getattr(self, f.name) for f in fields(self))
+        return self == NOTHING
 
 
 NOTHING = Gains()
