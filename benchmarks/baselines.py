@@ -35,10 +35,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver import flow  # noqa: F401  (loads the engine modules in a working order)
+from solver.engine import flow  # noqa: F401  (loads the engine modules in a working order)
+from solver.engine.goal_check import goal_shortfall
+from solver.engine.state import GameState
 from solver.rng import Stream
 from solver.search.status import Status
-from solver.state import GameState
 
 
 @dataclass(frozen=True)
@@ -158,8 +159,8 @@ def greedy_score(st: GameState, cfg: BaselineConfig = DEFAULT) -> float:
     also loses `missed_goal_penalty`."""
     if st.is_terminal():
         value = st.value()
-        return value if st.feasible() else value - cfg.missed_goal_penalty - cfg.goal_weight * st.goal_shortfall()
-    return float(st.score().total) - cfg.goal_weight * st.goal_shortfall()
+        return value if st.feasible() else value - cfg.missed_goal_penalty - cfg.goal_weight * goal_shortfall(st)
+    return float(st.score().total) - cfg.goal_weight * goal_shortfall(st)
 
 
 def greedy(root: GameState, budget: float, seed: int, cfg: BaselineConfig = DEFAULT) -> RunResult:

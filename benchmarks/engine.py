@@ -21,8 +21,9 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from puzzles.cardsets import load_book  # noqa: E402
+from solver.engine.newgame import new_game  # noqa: E402
+from solver.engine.setup import Setup
 from solver.rng import Stream  # noqa: E402
-from solver.setup import Setup, new_game  # noqa: E402
 
 
 def run(games: int, seed: int) -> dict[str, float | int]:

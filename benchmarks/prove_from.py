@@ -18,9 +18,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from puzzles.cardsets import load_book  # noqa: E402
 from puzzles.trials import with_trial  # noqa: E402
+from solver.engine.newgame import new_game  # noqa: E402
+from solver.engine.setup import Setup
+from solver.game import HeritageGame
 from solver.search.nrpa import NRPA, NRPAConfig  # noqa: E402
 from solver.search.status import Status  # noqa: E402
-from solver.setup import Setup, new_game  # noqa: E402
 from solver.solve import SolveConfig, solve  # noqa: E402
 
 
@@ -34,7 +36,7 @@ def main() -> None:
     for item in args.instances.split(","):
         trial, hand = item.split(":")
         root = new_game(with_trial(Setup(hand=hand, seed=0), int(trial)), book)
-        inc = NRPA(root, NRPAConfig(max_nodes=args.nrpa_nodes)).run()
+        inc = NRPA(root, NRPAConfig(max_nodes=args.nrpa_nodes), game=HeritageGame()).run()
         line = inc.line
         starts: dict[int, int] = {}
         st = root.clone()

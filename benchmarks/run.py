@@ -51,9 +51,10 @@ from typing import Any
 
 from benchmarks.baselines import BASELINES, Runner, RunResult
 from benchmarks.suite import DEFAULT_SUITE, Instance, SuiteError, load_suite
-from solver import flow  # noqa: F401  (loads the engine modules in a working order)
+from solver.engine import flow  # noqa: F401  (loads the engine modules in a working order)
+from solver.engine.state import GameState
+from solver.game import HeritageGame
 from solver.search.status import Status
-from solver.state import GameState
 
 DEFAULT_OUT = Path("bench-results")
 DEFAULT_BUDGET = 10.0
@@ -95,7 +96,8 @@ def run_nrpa(root: GameState, budget: float, seed: int) -> RunResult:
             trace.append((inc.found_at, inc.value))
 
     start = time.monotonic()
-    inc = NRPA(root, NRPAConfig(max_seconds=budget, seed=seed * 1000), on_improve=improve).run()
+    inc = NRPA(root, NRPAConfig(max_seconds=budget, seed=seed * 1000), on_improve=improve,
+               game=HeritageGame()).run()
     found = inc.found
     return RunResult(
         solver="nrpa", status=Status.FEASIBLE if found else Status.UNKNOWN,
@@ -111,17 +113,17 @@ def run_exact(root: GameState, budget: float, seed: int) -> RunResult:
     search proves its line OPTIMAL (or the deal INFEASIBLE). No anytime points: the search
     reports its line when it stops."""
     from solver.search.exhaustive import SearchConfig, search
-    from solver.solve import incumbent_order
 
     start = time.monotonic()
-    res = search(root, SearchConfig(max_seconds=budget), order=incumbent_order(root, []))
+    game = HeritageGame()
+    res = search(root, SearchConfig(max_seconds=budget), order=game.order(root, []), game=game)
     seconds = time.monotonic() - start
     if res.status == Status.OPTIMAL:
         bound: float | None = res.value
     elif res.status == Status.INFEASIBLE:
         bound = None
     else:
-        bound = root.upper_bound()
+        bound = HeritageGame().upper_bound(root)
     return RunResult(
         solver="exact", status=res.status, vp=res.value, line=list(res.line), bound=bound,
         time_to_best=None, nodes=res.nodes, seconds=seconds,

@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from puzzles.cardsets import load_book  # noqa: E402
 from puzzles.trials import with_trial  # noqa: E402
-from solver.setup import Setup, new_game  # noqa: E402
+from solver.engine.newgame import new_game  # noqa: E402
+from solver.engine.setup import Setup
 from solver.solve import SolveConfig, solve  # noqa: E402
 
 

@@ -11,7 +11,7 @@ The suite file (`puzzles/data/bench_suite.json`, format ``heritage-bench-suite``
 * A *deal* is trial ``t`` (RULES.md section 9: its goal chests are hard constraints) with
   premade starting hand ``h`` and deal seed ``s``: id ``t{t}-h{h}-s{s}``; the suite is the
   product trials x hands x seeds.
-* A *position* is a line file (`solver.record.load_position`): a deal plus the first decisions
+* A *position* is a line file (`solver.engine.record.load_position`): a deal plus the first decisions
   of a goal-meeting line, saved under `puzzles/data/bench_positions/`. Its ``optimum`` (the most
   VP of a goal-meeting line from there) was proven by the exact search (`solver.search.exhaustive`);
   ``proof_nodes`` is the size of that proof. They are the small instances on which every
@@ -41,12 +41,14 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from puzzles.cardsets import load_book  # noqa: E402
+from puzzles.lines import load_position  # noqa: E402
 from puzzles.trials import with_trial  # noqa: E402
-from solver import flow  # noqa: E402,F401  (loads the engine modules in a working order)
-from solver.errors import HeritageError  # noqa: E402
-from solver.record import GameRecord, dumps, load_position  # noqa: E402
-from solver.setup import Setup  # noqa: E402
-from solver.state import GameState  # noqa: E402
+from solver.engine import flow  # noqa: E402,F401  (loads the engine modules in a working order)
+from solver.engine.errors import HeritageError  # noqa: E402
+from solver.engine.record import GameRecord, dumps
+from solver.engine.setup import Setup  # noqa: E402
+from solver.engine.state import GameState  # noqa: E402
+from solver.game import HeritageGame
 
 DATA = Path(__file__).resolve().parent.parent / "puzzles" / "data"
 DEFAULT_SUITE = DATA / "bench_suite.json"
@@ -289,17 +291,17 @@ def _cut(record: GameRecord, full: GameRecord, back: int) -> dict[str, Any]:
 
 def make_positions_for(trial: int, recipe: PositionRecipe) -> tuple[list[MadePosition], str]:
     """The proven positions of one trial (module docstring) and one line of report."""
-    from solver.goals import goals_json
+    from solver.engine.goal_check import goals_json
     from solver.search.exhaustive import SearchConfig, search
     from solver.search.nrpa import NRPA, NRPAConfig
     from solver.search.status import Status
-    from solver.solve import incumbent_order
 
     k = (trial - 1) % len(recipe.hands)
     hands = recipe.hands[k:] + recipe.hands[:k]
     for hand in hands:
         record = GameRecord.new(deal_setup(trial, hand, recipe.seed), _book())
-        inc = NRPA(record.state, NRPAConfig(max_nodes=recipe.nrpa_nodes, seed=recipe.seed)).run()
+        inc = NRPA(record.state, NRPAConfig(max_nodes=recipe.nrpa_nodes, seed=recipe.seed),
+                   game=HeritageGame()).run()
         if inc.found:
             break
     else:
@@ -314,8 +316,9 @@ def make_positions_for(trial: int, recipe: PositionRecipe) -> tuple[list[MadePos
             data = _cut(record, full, back)
             pos = load_position(data)
             tail = inc.line[len(inc.line) - back:]
+            game = HeritageGame()
             res = search(pos.state, SearchConfig(max_nodes=limit),
-                         order=incumbent_order(pos.state, tail))
+                         order=game.order(pos.state, tail), game=game)
             if res.status != Status.OPTIMAL or res.value is None:
                 break
             assert res.value >= inc.value, "the exact search missed the NRPA line"

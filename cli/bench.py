@@ -22,7 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cli.common import Output, fail, note
-from solver.errors import HeritageError
+from solver.engine.errors import HeritageError
 
 if TYPE_CHECKING:
     from benchmarks.run import BenchReport

@@ -32,8 +32,9 @@ from cli.common import (
 from cli.trials import ChestsOption
 from puzzles import campaign as C
 from puzzles.chests import DEFAULT
-from solver.record import book_for, dumps
-from solver.setup import Setup
+from puzzles.deal import setup_from_json
+from puzzles.lines import book_for
+from solver.engine.record import dumps
 
 campaign_app = typer.Typer(
     name="campaign",
@@ -132,7 +133,7 @@ def next_command(
              f"{6 - setup.extra_discards} of 10, time card in space {setup.time_space}")
     data = setup.chest_data
     assert data is not None
-    from solver.actions import CHEST_LETTERS
+    from solver.engine.actions import CHEST_LETTERS
 
     for ch in setup.revealed:
         chest = data[CHEST_LETTERS.index(ch)]
@@ -158,7 +159,7 @@ def play_command(
     c = C.load(path)
     if c.next_game is None:
         fail(f"{path}: field 'next_game' = null: run `heritage campaign next` first")
-    setup = Setup.from_json(c.next_game)
+    setup = setup_from_json(c.next_game)
     book = book_for(setup, path.parent)
     record = play_random(setup, book, setup.seed if policy_seed is None else policy_seed)
     text = dumps(record.to_json())

@@ -9,8 +9,8 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import CardsOption, JsonOption, Output, domain_errors, load_cards
-from solver.cards import Card
-from solver.effects import card_implemented
+from solver.engine.cards import Card
+from solver.engine.coverage import card_implemented
 
 
 class CardType(StrEnum):

@@ -1,6 +1,6 @@
 """What every `heritage` command shares: the card-set option, error exits and output.
 
-Errors: the library raises narrow exceptions (`solver.errors`); a command turns them into one
+Errors: the library raises narrow exceptions (`solver.engine.errors`); a command turns them into one
 line on stderr (``error: ...``) and exit code 2 (`solver.search.status.EXIT_USAGE_ERROR`), never
 a traceback. Output: Rich (colour, tables) when stdout is a terminal, plain text otherwise, so
 that scripts and tests read stable output; diagnostics go to stderr.
@@ -20,11 +20,11 @@ from rich.table import Table
 
 from puzzles.cardsets import load_book
 
-# `solver.effects` cannot be the first engine module imported (its import of `solver.state` is
-# circular), so the engine is loaded through `solver.flow` first.
-from solver import flow  # noqa: F401
-from solver.cards import CardBook
-from solver.errors import CardDataError, HeritageError
+# `solver.engine.effects` cannot be the first engine module imported (its import of `solver.engine.state` is
+# circular), so the engine is loaded through `solver.engine.flow` first.
+from solver.engine import flow  # noqa: F401
+from solver.engine.cards import CardBook
+from solver.engine.errors import CardDataError, HeritageError
 from solver.search.status import EXIT_USAGE_ERROR
 
 P = ParamSpec("P")

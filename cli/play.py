@@ -28,15 +28,15 @@ from cli.common import (
 from cli.trials import ChestsOption, TrialsOption
 from puzzles.chests import DEFAULT
 from puzzles.trials import with_trial
-from solver.cards import CardBook
-from solver.describe import TurnReport, describe_line
-from solver.effects import card_implemented
-from solver.errors import SetupError
-from solver.goals import goals_json
-from solver.record import GameRecord, dumps
+from solver.engine.cards import CardBook
+from solver.engine.coverage import card_implemented
+from solver.engine.describe import TurnReport, describe_line
+from solver.engine.errors import SetupError
+from solver.engine.goal_check import goals_json
+from solver.engine.record import GameRecord, dumps
+from solver.engine.scoring import ScoreSheet
+from solver.engine.setup import Setup
 from solver.rng import Stream
-from solver.scoring import ScoreSheet
-from solver.setup import Setup
 
 PREMADE = ("1", "2", "3", "4", "draw")
 SCORE_LABELS = (

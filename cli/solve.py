@@ -35,12 +35,13 @@ from cli.common import (
 from cli.play import build_setup, describe_setup, print_log, print_score
 from cli.trials import ChestsOption, TrialsOption
 from puzzles.chests import DEFAULT
+from puzzles.lines import load_position
 from puzzles.trials import with_trial
-from solver.bounds import BOUND_MODES
-from solver.describe import TurnReport, describe_line
-from solver.errors import HeritageError
-from solver.goals import goals_json
-from solver.record import GameRecord, LineError, dumps, load_position
+from solver.bounds.bound import BOUND_NAMES
+from solver.engine.describe import TurnReport, describe_line
+from solver.engine.errors import HeritageError
+from solver.engine.goal_check import goals_json
+from solver.engine.record import GameRecord, LineError, dumps
 from solver.search.status import Status
 from solver.solve import Progress, SolveConfig, SolveResult, solve
 
@@ -99,8 +100,8 @@ def _config(time_limit: float | None, node_limit: int | None, workers: int, firs
         fail(f"--node-limit: must be a positive whole number, got {node_limit}")
     if workers < 1:
         fail(f"--workers: must be at least 1, got {workers}")
-    if bound not in BOUND_MODES:
-        fail(f"--bound: must be one of {', '.join(BOUND_MODES)}, got {bound!r}")
+    if bound not in BOUND_NAMES:
+        fail(f"--bound: must be one of {', '.join(BOUND_NAMES)}, got {bound!r}")
     if time_limit is None and node_limit is None:
         node_limit = 200_000
     return SolveConfig(time_limit=time_limit, node_limit=node_limit, workers=workers,

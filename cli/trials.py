@@ -16,8 +16,8 @@ import typer
 from cli.common import JsonOption, Output, domain_errors
 from puzzles.chests import DEFAULT, load_chests
 from puzzles.trials import load_trials, trials_json
-from solver.actions import CHEST_LETTERS
-from solver.chests import Chest, ChestSet
+from solver.engine.actions import CHEST_LETTERS
+from solver.engine.chestcards import Chest, ChestSet
 
 ChestsOption = Annotated[
     Path | None,

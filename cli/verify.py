@@ -1,4 +1,4 @@
-"""``heritage verify``: check a line file (`solver.record`) by replaying it with the engine.
+"""``heritage verify``: check a line file (`solver.engine.record`) by replaying it with the engine.
 
 Exit codes: 0 the line is a legal, finished game whose claimed score (and goals) match the
 replay; 1 it is not (the first illegal step, or the first difference, is printed); 2 the file is
@@ -15,8 +15,8 @@ import typer
 
 from cli.common import JsonOption, Output, domain_errors, fail, read_json
 from cli.play import print_log, print_score
-from solver.describe import describe_line
-from solver.record import replay
+from puzzles.lines import replay
+from solver.engine.describe import describe_line
 
 EXIT_INVALID = 1
 

@@ -13,7 +13,7 @@ The state follows the rulebook's "Saving Progress" decks:
 Each of the 15 chests is in exactly one of them. The goals achieved so far (the End of Campaign
 table's count "out of 15") are decks 2 and 3. A game reveals 5 of ``unrevealed`` + deck 1 with a
 seed (D17: all of them if fewer than 5 remain); the player chooses 1-5 as goals in the game
-(a decision, `solver.chests.goals_options`). The last game's VP set the next game's rank:
+(a decision, `solver.engine.chests.goals_options`). The last game's VP set the next game's rank:
 
 =========  ============  ====================================================
 VP         rank          next game
@@ -38,11 +38,12 @@ from pathlib import Path
 from typing import Any
 
 from puzzles.chests import DEFAULT, load_chests, to_letter
-from solver.actions import CHEST_LETTERS
-from solver.chests import MAX_PER_ZONE, ChestDataError
-from solver.errors import HeritageError
+from solver.engine.actions import CHEST_LETTERS
+from solver.engine.chestcards import ChestDataError
+from solver.engine.chests import MAX_PER_ZONE
+from solver.engine.errors import HeritageError
+from solver.engine.setup import Setup
 from solver.rng import Stream, shuffled
-from solver.setup import Setup
 
 FORMAT = "heritage-campaign"
 MAX_GAMES = 15
@@ -288,8 +289,8 @@ def record_game(c: Campaign, game: Any, where: str = "game", base_dir: Path | No
     """The campaign after a finished game (its line file): the line is replayed and checked;
     achieved goals go to deck 2, the chests under the board to deck 3, revealed chests not kept
     as goals to deck 1; a failed goal ends the campaign (lost), 15 goals achieved wins it."""
-    from solver.goals import goals_json
-    from solver.record import replay
+    from puzzles.lines import replay
+    from solver.engine.goal_check import goals_json
 
     if c.status != "playing":
         raise CampaignError(f"campaign: field 'status' = {c.status!r}: the campaign is finished")

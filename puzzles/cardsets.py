@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from solver.cards import (
+from solver.engine.cards import (
     ANY_MONUMENT,
     ARTIFACT,
     COUNTERS,
@@ -31,7 +31,7 @@ from solver.cards import (
     Step,
     Trigger,
 )
-from solver.errors import CardDataError
+from solver.engine.errors import CardDataError
 
 DATA = Path(__file__).parent / "data" / "cards"
 BUILTIN_SETS = {"base": DATA / "base.json", "heritage": DATA / "heritage.json"}

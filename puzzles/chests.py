@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from puzzles.cardsets import _Ctx, _step
-from solver.actions import CHEST_LETTERS
-from solver.cards import Step
-from solver.chests import CHEST_MOMENTS, Chest, ChestDataError, ChestSet, Part
-from solver.errors import CardDataError
-from solver.goals import GoalError, parse_goal
+from solver.engine.actions import CHEST_LETTERS
+from solver.engine.cards import Step
+from solver.engine.chestcards import Chest, ChestDataError, ChestSet, Part
+from solver.engine.chests import CHEST_MOMENTS
+from solver.engine.errors import CardDataError
+from solver.engine.goals import GoalError, parse_goal
 
 DEFAULT = "default"
 DEFAULT_PATH = Path(__file__).parent / "data" / "chests.json"

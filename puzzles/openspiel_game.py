@@ -1,7 +1,7 @@
 """The solo game as an OpenSpiel Python game (``python_heritage``), for OpenSpiel's algorithms.
 
 OpenSpiel (google-deepmind/open_spiel) runs its algorithms on any game that implements its
-small state protocol; this adapter wraps our engine (`solver.state.GameState`) in it, so that
+small state protocol; this adapter wraps our engine (`solver.engine.state.GameState`) in it, so that
 OpenSpiel's Python ``MCTSBot`` (`open_spiel.python.algorithms.mcts`) can play our game as a
 benchmark baseline (`benchmarks.baselines`).
 
@@ -9,12 +9,12 @@ The game as OpenSpiel sees it (`GAME_TYPE`, `game_info`):
 
 * one player, sequential, deterministic (the deal, the decks and the die rolls are fixed by the
   setup's seeds: RULES.md section 3), perfect information for the player's planning purposes;
-* actions are the engine's codes ``kind << 10 | value`` (`solver.actions`), all below
-  `solver.actions.ACTION_SPACE`; the legal ones are listed in ascending order, as OpenSpiel asks;
+* actions are the engine's codes ``kind << 10 | value`` (`solver.engine.actions`), all below
+  `solver.engine.actions.ACTION_SPACE`; the legal ones are listed in ascending order, as OpenSpiel asks;
 * terminal reward only: ``clip(VP / 100, 0, 1)`` when every goal chest of the trial is met
   (RULES.md section 8), ``0`` when a goal is missed; UCT expects returns in about ``[0, 1]``;
 * game parameters: ``trial`` (0: none), ``hand`` (``"1"``-``"4"`` or ``"draw"``), ``seed``,
-  and ``position`` (a position file, `solver.record.load_position`; it replaces the others).
+  and ``position`` (a position file, `solver.engine.record.load_position`; it replaces the others).
 
 `make_game(root=state)` builds the game from any engine position, which is how the benchmark
 uses it. The adapter counts the engine decisions applied through it and remembers the best
@@ -38,9 +38,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from solver import flow  # noqa: F401  (loads the engine modules in a working order)
-from solver.actions import ACTION_SPACE
-from solver.state import GameState
+from solver.engine import flow  # noqa: F401  (loads the engine modules in a working order)
+from solver.engine.actions import ACTION_SPACE
+from solver.engine.state import GameState
 
 GAME_NAME = "python_heritage"
 #: Longest game OpenSpiel is told about; real games take about 55-150 decisions.
@@ -127,8 +127,9 @@ def root_from_params(params: dict[str, Any]) -> GameState:
 
     :raises HeritageError: a bad trial, hand or position file (from the loaders)."""
     from puzzles.cardsets import load_book
-    from solver.record import load_position
-    from solver.setup import Setup, new_game
+    from puzzles.lines import load_position
+    from solver.engine.newgame import new_game
+    from solver.engine.setup import Setup
 
     position = str(params.get("position") or "")
     if position:

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from puzzles.chests import DEFAULT, chest_json, load_chests, to_letter
-from solver.chests import MAX_PER_ZONE, ChestDataError, ChestSet
-from solver.setup import Setup
+from solver.engine.chestcards import ChestDataError, ChestSet
+from solver.engine.chests import MAX_PER_ZONE
+from solver.engine.setup import Setup
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "trials.json"
 
@@ -126,7 +127,7 @@ def with_trial(setup: Setup, number: int, chests: str = DEFAULT, trials: str = D
 
 def trials_json(table: dict[int, Trial], chests: ChestSet) -> list[dict[str, Any]]:
     """The trial table with each trial's chests spelled out (`heritage trials --json`)."""
-    from solver.actions import CHEST_LETTERS
+    from solver.engine.actions import CHEST_LETTERS
 
     def chest(ch: str) -> dict[str, Any]:
         return chest_json(chests[CHEST_LETTERS.index(ch)])

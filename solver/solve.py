@@ -6,11 +6,15 @@ Two searches over the game protocol (`solver.search`):
    the node budget (or the whole time budget); the best line of the lowest-numbered worker wins
    ties, so a node-limited solve is deterministic for a given number of workers.
 2. Exact depth-first branch and bound (transposition table, incumbent line first, dominance
-   rules of `solver.dominance`, the admissible bound of `solver.bounds`) started with the
+   rules of `solver.guidance.dominance`, the admissible bound of `solver.bounds`) started with the
    NRPA incumbent: if it completes, the line is proven OPTIMAL, or the deal INFEASIBLE.
 
 Statuses (`solver.search.status.Status`): OPTIMAL, FEASIBLE (best found, with bound and gap),
 INFEASIBLE (proven: no line meets every goal), UNKNOWN (nothing found within the budget).
+
+The solve builds everything it remembers (the bound object with its cache and plan, the game
+hooks) and passes it in: no module state, so two solves in one process answer as two
+processes would.
 """
 
 from __future__ import annotations
@@ -24,13 +28,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.bounds import BOUND_MODES, bound_mode, decline_phases_left, use_bound
-from solver.constraints.bound import plan_order, root_bound, set_threshold
-from solver.dominance import prune
+from solver.bounds.bound import BOUND_NAMES, make_bound
+from solver.bounds.simple import decline_phases_left
+from solver.engine.state import GameState
+from solver.game import HeritageGame
 from solver.search.exhaustive import SearchConfig, SearchResult, search
 from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
 from solver.search.status import Status
-from solver.state import GameState
 
 
 @dataclass(frozen=True)
@@ -66,8 +70,8 @@ class SolveConfig:
             raise ValueError(f"node limit must be positive, got {self.node_limit}")
         if self.workers < 1:
             raise ValueError(f"workers must be at least 1, got {self.workers}")
-        if self.bound not in BOUND_MODES:
-            raise ValueError(f"bound must be one of {', '.join(BOUND_MODES)}, got {self.bound!r}")
+        if self.bound not in BOUND_NAMES:
+            raise ValueError(f"bound must be one of {', '.join(BOUND_NAMES)}, got {self.bound!r}")
 
 
 @dataclass
@@ -113,7 +117,8 @@ def _nrpa_config(cfg: SolveConfig, worker: int, nodes: int | None, seconds: floa
                       stop_when_found=cfg.first_solution)
 
 
-def _worker(root: GameState, ncfg: NRPAConfig, wid: int, out: Any, stop: Any) -> None:
+def _worker(root: GameState, game: HeritageGame, ncfg: NRPAConfig, wid: int, out: Any,
+            stop: Any) -> None:
     """Body of one NRPA process: report improvements, then the final incumbent. Ctrl-C is the
     parent's to handle: it sets `stop`, and the worker then sends what it has."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -121,11 +126,11 @@ def _worker(root: GameState, ncfg: NRPAConfig, wid: int, out: Any, stop: Any) ->
     def improve(inc: Incumbent) -> None:
         out.put(("improve", wid, inc.value, inc.failed_value, inc.nodes))
 
-    inc = NRPA(root, ncfg, on_improve=improve, should_stop=stop.is_set).run()
+    inc = NRPA(root, ncfg, on_improve=improve, should_stop=stop.is_set, game=game).run()
     out.put(("done", wid, inc))
 
 
-def run_heuristic(root: GameState, cfg: SolveConfig, progress: Progress,
+def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progress: Progress,
                   on_progress: Callable[[Progress], None] | None,
                   nodes: int | None, seconds: float | None) -> tuple[Incumbent, bool]:
     """NRPA over `cfg.workers` processes (in-process for one worker). Returns the best
@@ -147,7 +152,8 @@ def run_heuristic(root: GameState, cfg: SolveConfig, progress: Progress,
             progress.nodes = holder[0].best.nodes  # keep the live display's node count fresh
             return False
 
-        run = NRPA(root, _nrpa_config(cfg, 0, share, seconds), on_improve=improve, should_stop=tick)
+        run = NRPA(root, _nrpa_config(cfg, 0, share, seconds), on_improve=improve, should_stop=tick,
+                   game=game)
         holder.append(run)
         try:
             inc = run.run()
@@ -160,7 +166,8 @@ def run_heuristic(root: GameState, cfg: SolveConfig, progress: Progress,
     ctx = mp.get_context("fork")
     out = ctx.Queue()
     stop = ctx.Event()
-    procs = [ctx.Process(target=_worker, args=(root, _nrpa_config(cfg, w, share, seconds), w, out, stop),
+    procs = [ctx.Process(target=_worker, args=(root, game, _nrpa_config(cfg, w, share, seconds), w, out,
+                                                   stop),
                          daemon=True) for w in range(cfg.workers)]
     for p in procs:
         p.start()
@@ -219,59 +226,29 @@ def run_heuristic(root: GameState, cfg: SolveConfig, progress: Progress,
     return best, interrupted
 
 
-def incumbent_order(root: GameState, line: Sequence[int]) -> Callable[[GameState, Sequence[int]], Sequence[int]]:
-    """Move ordering for the exact search: the incumbent's action first at every position on
-    its line; dominance rules applied everywhere."""
-    hint: dict[object, int] = {}
-    st = root.clone()
-    for a in line:
-        hint[st.key()] = a
-        st.apply(a)
-
-    def order(state: GameState, actions: Sequence[int]) -> Sequence[int]:
-        actions = prune(state, actions)
-        if bound_mode() == "cpsat":  # the relaxation's plan: hints, never pruning
-            actions = plan_order(state, actions)
-        first = hint.get(state.key()) if hint else None
-        if first is not None and first in actions:
-            return [first, *[a for a in actions if a != first]]
-        return actions
-
-    return order
-
-
-def _exact(root: GameState, line: Sequence[int], value: float | None, nodes: int | None,
-           seconds: float | None) -> SearchResult | None:
+def _exact(root: GameState, game: HeritageGame, line: Sequence[int], value: float | None,
+           nodes: int | None, seconds: float | None) -> SearchResult | None:
     """Exact branch and bound from `root` with the incumbent (None if Ctrl-C stopped it)."""
-    set_threshold(-math.inf if value is None else value)
+    game.bound.start_search(value)
     scfg = SearchConfig(max_nodes=nodes, max_seconds=seconds)
     try:
-        return search(root, scfg, order=incumbent_order(root, line), incumbent=value)
+        return search(root, scfg, order=game.order(root, line), incumbent=value, game=game)
     except KeyboardInterrupt:
         return None
 
 
 def solve(root: GameState, cfg: SolveConfig,
           on_progress: Callable[[Progress], None] | None = None) -> SolveResult:
-    """Solve from `root` (not changed) with the bound `cfg.bound` (see `_solve`)."""
-    previous = use_bound(cfg.bound)
-    try:
-        return _solve(root, cfg, on_progress)
-    finally:
-        use_bound(previous)
-        set_threshold(-math.inf)
-
-
-def _solve(root: GameState, cfg: SolveConfig,
-           on_progress: Callable[[Progress], None] | None = None) -> SolveResult:
-    """Solve from `root` (not changed). Ctrl-C returns the best line found so far.
+    """Solve from `root` (not changed) with a fresh bound of kind `cfg.bound`. Ctrl-C returns
+    the best line found so far.
 
     Near the end of the game (at most `cfg.exact_first_phases` decline phases left) the exact
     search runs first, with `cfg.exact_first_share` of the budget: small trees are proven at
     once. Otherwise, and if that does not finish, NRPA runs, then the exact search again with
     the NRPA line as incumbent."""
+    game = HeritageGame(make_bound(cfg.bound))
     progress = Progress()
-    progress.bound = root.upper_bound()
+    progress.bound = game.upper_bound(root)
     if on_progress is not None:
         on_progress(progress)
     start = time.monotonic()
@@ -297,14 +274,14 @@ def _solve(root: GameState, cfg: SolveConfig,
             inc.failed_value = root.value()
     proven = status in (Status.OPTIMAL, Status.INFEASIBLE)
     if not proven and cfg.bound == "cpsat":  # the relaxation may prove the deal infeasible
-        rb = root_bound(root)
+        rb = game.bound.root(root)
         progress.bound = min(progress.bound, rb.bound)
         if rb.infeasible:
             status, proven = Status.INFEASIBLE, True
     if not proven and cfg.exact and decline_phases_left(root) <= cfg.exact_first_phases:
         progress.phase = "exact"
         n, t = remaining(cfg.exact_first_share)
-        res = _exact(root, [], None, n, t)
+        res = _exact(root, game, [], None, n, t)
         interrupted = res is None
         if res is not None:
             used += res.nodes
@@ -325,7 +302,7 @@ def _solve(root: GameState, cfg: SolveConfig,
             share = cfg.heuristic_share_far if far else cfg.heuristic_share
             n, t = remaining(share if cfg.exact else 1.0)
         progress.phase = "heuristic"
-        inc, interrupted = run_heuristic(root, cfg, progress, on_progress, n, t)
+        inc, interrupted = run_heuristic(root, game, cfg, progress, on_progress, n, t)
         used += inc.nodes
         if not proven and inc.found and (value is None or inc.value > value):
             status, value, line = Status.FEASIBLE, inc.value, list(inc.line)
@@ -334,7 +311,7 @@ def _solve(root: GameState, cfg: SolveConfig,
         if on_progress is not None:
             on_progress(progress)
         n, t = remaining(1.0)
-        res = _exact(root, line, value, n, t)
+        res = _exact(root, game, line, value, n, t)
         interrupted = res is None
         if res is not None:
             used += res.nodes

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from puzzles.cardsets import load_book
-from solver import flow
-from solver.cards import CardBook
-from solver.frames import (
+from solver.engine import flow
+from solver.engine.cards import CardBook
+from solver.engine.frames import (
     D_ACTION,
     F_DECLINE_PHASE,
     F_TECH_PHASE,
@@ -25,8 +25,9 @@ from solver.frames import (
     F_TURN_END,
     Frame,
 )
-from solver.setup import Setup, new_game
-from solver.state import EMPTY, TIME, GameState
+from solver.engine.newgame import new_game
+from solver.engine.setup import Setup
+from solver.engine.state import EMPTY, TIME, GameState
 
 
 @lru_cache(maxsize=4)

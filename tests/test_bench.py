@@ -27,13 +27,15 @@ from benchmarks.run import (
 from benchmarks.suite import DEFAULT_SUITE, Instance, SuiteError, load_suite
 from cli.app import app
 from puzzles.trials import with_trial
-from solver.dominance import prune
-from solver.frames import D_ORDER
+from solver.engine.frames import D_ORDER
+from solver.engine.newgame import new_game
+from solver.engine.setup import Setup
+from solver.engine.state import CHEST_BASE, GameState
+from solver.game import HeritageGame
+from solver.guidance.dominance import prune
 from solver.rng import Stream
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.status import Status
-from solver.setup import Setup, new_game
-from solver.state import CHEST_BASE, GameState
 from tests.builder import book
 
 RUNNER = CliRunner(env={"COLUMNS": "160", "NO_COLOR": "1"})
@@ -82,14 +84,15 @@ def test_the_small_positions_optima_are_proven_again() -> None:
     solver's dominance rules and, for the smallest, without them (plain branch and bound)."""
     small = [p for p in suite().positions if (p.proof_nodes or 0) <= SMALL_PROOF]
     assert len(small) >= 3
-    from solver.solve import incumbent_order
 
     for p in small:
         root = p.root()
-        res = search(root, SearchConfig(max_nodes=20 * SMALL_PROOF), order=incumbent_order(root, []))
+        game = HeritageGame()
+        res = search(root, SearchConfig(max_nodes=20 * SMALL_PROOF), order=game.order(root, []),
+                     game=game)
         assert res.status == Status.OPTIMAL and res.value == p.optimum, p.id
         if (p.proof_nodes or 0) <= 200:
-            plain = search(root, SearchConfig(max_nodes=200_000))
+            plain = search(root, SearchConfig(max_nodes=200_000), game=HeritageGame())
             assert plain.status == Status.OPTIMAL and plain.value == p.optimum, p.id
 
 
@@ -247,7 +250,7 @@ def _result(vp: float | None, line: list[int], status: Status = Status.FEASIBLE)
 def test_check_flags_a_result_beating_a_proven_optimum_or_a_line_that_does_not_replay() -> None:
     pos = inst("t4-h4-s0-b4")
     root = pos.root()
-    best = search(root, SearchConfig())
+    best = search(root, SearchConfig(), game=HeritageGame())
     assert best.value == pos.optimum
     assert check(pos, root, _result(best.value, best.line, Status.OPTIMAL)) == "ok"
     forged = Instance(pos.id, pos.kind, pos.trial, pos.hand, pos.seed, pos.file, optimum=50.0)

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 from cli.app import app
 from puzzles import campaign as C
 from puzzles.cardsets import load_book
-from puzzles.chests import DEFAULT_PATH
-from solver.actions import CHEST_LETTERS
-from solver.frames import (
+from puzzles.chests import DEFAULT_PATH, load_chests
+from solver.engine.actions import CHEST_LETTERS
+from solver.engine.frames import (
     D_CHEST_GOALS,
     D_CHEST_REVISE,
     D_FLIP,
@@ -23,10 +23,11 @@ from solver.frames import (
     F_DECLINE_PHASE,
     F_TECH_PHASE,
 )
-from solver.record import GameRecord
+from solver.engine.newgame import new_game
+from solver.engine.record import GameRecord
+from solver.engine.setup import Setup
+from solver.engine.state import CHEST_BASE, EMPTY, GameState
 from solver.rng import Stream
-from solver.setup import Setup, new_game
-from solver.state import CHEST_BASE, EMPTY, GameState
 from tests.builder import idx, names_of, play, position
 from tests.test_chests import resume, with_chests
 
@@ -89,7 +90,7 @@ def test_a_47_vp_game_gives_5_cards_and_the_time_card_in_space_3_next() -> None:
 def test_the_goal_choice_is_a_decision_among_the_revealed_chests() -> None:
     """Section 10: 1-5 of the 5 revealed chests, chosen one at a time in letter order, then
     done; they fill the artifact spaces from the left; the rest go back (deck 1)."""
-    setup = Setup(hand="draw", seed=4, revealed=("Б", "Г", "Ж", "Л", "О"), campaign=True)
+    setup = Setup(hand="draw", seed=4, revealed=("Б", "Г", "Ж", "Л", "О"), campaign=True, chest_data=load_chests())
     st = new_game(setup, BOOK)
     assert names_of(st) == ["chest:Б", "chest:Г", "chest:Ж", "chest:Л", "chest:О"]
     play(st, "chest:Г")
@@ -102,7 +103,7 @@ def test_the_goal_choice_is_a_decision_among_the_revealed_chests() -> None:
 
 def test_worthiest_heir_takes_all_five_without_a_choice() -> None:
     setup = Setup(hand="draw", seed=4, revealed=("Б", "Г", "Ж", "Л", "О"), campaign=True,
-                  worthiest_heir=True)
+                  worthiest_heir=True, chest_data=load_chests())
     st = new_game(setup, BOOK)
     assert st.goal_chests == [L(ch) for ch in "БГЖЛО"]
     assert st.free_artifact_space() == -1  # no artifact can be created in this game
@@ -277,7 +278,7 @@ def test_worthiest_heir_wins_with_all_15_in_3_games(tmp_path: Path) -> None:
 def test_a_game_that_is_not_the_campaigns_next_is_refused(tmp_path: Path) -> None:
     c = C.new_campaign(seed=5)
     setup = C.next_setup(c, card_sets=CARD_SETS)
-    other = Setup(hand="draw", seed=1, revealed=("А",), campaign=True, card_sets=CARD_SETS)
+    other = Setup(hand="draw", seed=1, revealed=("А",), campaign=True, card_sets=CARD_SETS, chest_data=load_chests())
     with pytest.raises(C.CampaignError, match="setup.chests.revealed"):
         C.record_game(c, _play(other, 1, take=1))
     game = _play(setup, 1)

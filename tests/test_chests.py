@@ -12,12 +12,15 @@ import pytest
 
 from puzzles.cardsets import load_book
 from puzzles.chests import DEFAULT_PATH, letter_index, load_chests
-from solver import actions as A
-from solver import flow
-from solver.actions import CHEST_LETTERS
-from solver.chests import ChestDataError, place_goal
-from solver.errors import SetupError
-from solver.frames import (
+from puzzles.deal import setup_from_json
+from solver.engine import actions as A
+from solver.engine import flow
+from solver.engine.actions import CHEST_LETTERS
+from solver.engine.cards import Clause
+from solver.engine.chestcards import ChestDataError
+from solver.engine.chests import place_goal
+from solver.engine.errors import SetupError
+from solver.engine.frames import (
     D_ACTION,
     D_CHEST_WINDOW,
     F_DECLINE_PHASE,
@@ -25,22 +28,11 @@ from solver.frames import (
     F_TIMELINE_PHASE,
     F_TURN_END,
 )
-from solver.goals import (
-    COUNTERS,
-    And,
-    Cmp,
-    GoalError,
-    Or,
-    counters_of,
-    evaluate,
-    goals_json,
-    goals_met,
-    parse_goal,
-    shortfall,
-    to_json,
-)
-from solver.setup import Setup, new_game
-from solver.state import CHEST_BASE, EMPTY, GameState
+from solver.engine.goal_check import evaluate, goal_shortfall, goals_json, goals_met, shortfall
+from solver.engine.goals import COUNTERS, And, GoalError, Or, counters_of, parse_goal, to_json
+from solver.engine.newgame import new_game
+from solver.engine.setup import Setup
+from solver.engine.state import CHEST_BASE, EMPTY, GameState
 from tests.builder import idx, names_of, play, position
 
 BOOK = load_book(["base"])
@@ -74,11 +66,11 @@ def resume(st: GameState, *frames: tuple[int, ...]) -> GameState:
 
 def test_goal_text_parses_with_and_binding_tighter_than_or() -> None:
     g = parse_goal("past.pyramid >= 6 or timeline.any >= 5 and past.any >= 10")
-    assert g == Or((Cmp("past.pyramid", ">=", 6),
-                    And((Cmp("timeline.any", ">=", 5), Cmp("past.any", ">=", 10)))))
+    assert g == Or((Clause("past.pyramid", ">=", 6),
+                    And((Clause("timeline.any", ">=", 5), Clause("past.any", ">=", 10)))))
     g2 = parse_goal("(past.pyramid >= 6 or timeline.any >= 5) and lost <= 4")
-    assert g2 == And((Or((Cmp("past.pyramid", ">=", 6), Cmp("timeline.any", ">=", 5))),
-                      Cmp("lost", "<=", 4)))
+    assert g2 == And((Or((Clause("past.pyramid", ">=", 6), Clause("timeline.any", ">=", 5))),
+                      Clause("lost", "<=", 4)))
     assert str(g2) == "(past.pyramid >= 6 or timeline.any >= 5) and lost <= 4"
     assert parse_goal(str(g)) == g and parse_goal(str(g2)) == g2
     assert counters_of(g2) == frozenset({"past.pyramid", "timeline.any", "lost"})
@@ -92,7 +84,7 @@ def test_goal_json_tree_round_trips_and_accepts_card_clauses() -> None:
                                     {"counter": "vp", "op": "==", "value": 60}]}]}
     assert parse_goal(tree) == g
     assert parse_goal(json.loads(json.dumps(tree))) == g
-    assert parse_goal(["past.any", ">=", 10]) == Cmp("past.any", ">=", 10)
+    assert parse_goal(["past.any", ">=", 10]) == Clause("past.any", ">=", 10)
 
 
 @pytest.mark.parametrize(("text", "fragment"), [
@@ -129,14 +121,14 @@ def test_counters_count_the_position() -> None:
                   timeline={2: ["P4"], 3: ["C5"]}, techs=["T19", "T20", "T1", "T28", "T40"],
                   artifacts=["A1"], lost=3)
     st.artifacts[1] = CHEST_BASE + L("В")  # a chest is not an artifact (D11)
-    values = {name: evaluate(Cmp(name, "==", 0), st) for name in COUNTERS}
+    values = {name: evaluate(Clause(name, "==", 0), st) for name in COUNTERS}
     assert values["hand"] and not values["past.any"]
     want = {"past.any": 6, "past.pyramid": 3, "past.city": 2, "past.rotated": 2,
             "timeline.any": 2, "techs.any": 5, "techs.writing": 3, "techs.max_type": 3,
             "techs.level1": 3, "techs.level2": 2, "artifacts": 1, "lost": 3,
             "vp": st.score().total}
     for name, n in want.items():
-        assert evaluate(Cmp(name, "==", n), st), name
+        assert evaluate(Clause(name, "==", n), st), name
 
 
 # ------------------------------------------------------------------ goal chests at the end
@@ -184,7 +176,7 @@ def test_standard_of_ur_needs_six_pyramids_in_the_past() -> None:
 
 
 def test_goal_chests_take_artifact_spaces_from_the_left() -> None:
-    st = new_game(Setup(hand="1", seed=0, goals=("Г", "А"), under=("Б",)), BOOK)
+    st = new_game(Setup(hand="1", seed=0, goals=("Г", "А"), under=("Б",), chest_data=load_chests()), BOOK)
     assert st.artifacts == [CHEST_BASE + L("Г"), CHEST_BASE + L("А"), EMPTY, EMPTY, EMPTY]
     assert st.goal_chests == [L("Г"), L("А")] and st.chests_under == [L("Б")]
     assert st.board_artifacts() == []  # D11
@@ -210,7 +202,7 @@ def test_a_lightning_chest_is_offered_before_each_action_and_used_once() -> None
 
 def test_lightning_effects_of_goal_chests_cannot_be_used() -> None:
     """Trial 4 has Б as a goal: its lightning effect is never offered."""
-    st = new_game(Setup(hand="1", seed=0, goals=("Б", "Ж"), under=("И", "К")), BOOK)
+    st = new_game(Setup(hand="1", seed=0, goals=("Б", "Ж"), under=("И", "К"), chest_data=load_chests()), BOOK)
     assert "!chest:Б" not in names_of(st) and "!chest:Ж" not in names_of(st)
     assert names_of(st)[-1] == "!chest:К"  # К (lightning) is under the board; И is a Timeline chest
 
@@ -218,7 +210,7 @@ def test_lightning_effects_of_goal_chests_cannot_be_used() -> None:
 def test_lightning_windows_open_at_the_start_of_each_phase() -> None:
     """Besides the action choices, a window (the chests, or done) opens before the Timeline,
     Decline and Technology phases; none during setup (keep 6 of 10)."""
-    st = new_game(Setup(hand="draw", seed=0, under=("Л",)), BOOK)
+    st = new_game(Setup(hand="draw", seed=0, under=("Л",), chest_data=load_chests()), BOOK)
     assert all(not n.startswith("!chest") for n in names_of(st))  # setup: keep 6 of 10
     while st.turn == 0:
         st.apply(st.legal[0])
@@ -303,18 +295,18 @@ def test_chest_notation_round_trips() -> None:
 
 
 def test_setup_json_carries_the_chests_and_their_hash() -> None:
-    s = Setup(hand="2", seed=5, trial=2, goals=("В", "Г"), under=("Б", "Д"))
+    s = Setup(hand="2", seed=5, trial=2, goals=("В", "Г"), under=("Б", "Д"), chest_data=load_chests())
     data = s.to_json()
     assert data["trial"] == 2
     assert data["chests"]["goals"] == ["В", "Г"] and data["chests"]["under"] == ["Б", "Д"]
     assert data["chests"]["file"] == "default"
     assert data["chests"]["sha256"] == load_chests().sha256
-    again = Setup.from_json(json.loads(json.dumps(data)))
+    again = setup_from_json(json.loads(json.dumps(data)))
     assert again.to_json() == data
     bad = json.loads(json.dumps(data))
     bad["chests"]["sha256"] = "0" * 64
     with pytest.raises(SetupError, match="has changed since this setup was written"):
-        Setup.from_json(bad)
+        setup_from_json(bad)
     assert "chests" not in Setup(hand="1").to_json()  # no trial: the setup is unchanged
 
 
@@ -327,7 +319,7 @@ def test_setup_json_carries_the_chests_and_their_hash() -> None:
 def test_bad_chest_setups_name_the_field_and_value(kw: dict[str, tuple[str, ...]],
                                                   fragment: str) -> None:
     with pytest.raises(SetupError) as err:
-        Setup.from_json({"hand": "1", "chests": {k: list(v) for k, v in kw.items()}})
+        setup_from_json({"hand": "1", "chests": {k: list(v) for k, v in kw.items()}})
     assert fragment in str(err.value)
 
 
@@ -362,7 +354,7 @@ def test_a_user_chest_file_replaces_the_shipped_one(tmp_path: Path) -> None:
     data = load_chests(str(path))
     assert data[0].name == "My chest" and str(data[0].goal) == "lost <= 2"
     assert not data[0].goal_part.stand_in and data.source == str(path)
-    s = Setup(hand="1", chests=str(path), goals=("А",))
+    s = Setup(hand="1", chests=str(path), goals=("А",), chest_data=load_chests(str(path)))
     assert s.chests_sha256 == data.sha256 != load_chests().sha256
 
 
@@ -395,4 +387,4 @@ def test_shortfall_measures_how_far_a_goal_is_from_being_met() -> None:
     assert shortfall(parse_goal("past.pyramid >= 6 or lost < 7"), st) == 0
     assert shortfall(parse_goal("past.any == 2"), st) == 2
     with_chests(st, goals=("Г", "О"))
-    assert st.goal_shortfall() == 3 + 4 and not goals_met(st)
+    assert goal_shortfall(st) == 3 + 4 and not goals_met(st)

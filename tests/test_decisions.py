@@ -2,7 +2,7 @@
 
 Each test is named after its decision and cites it; positions use real cards of
 `puzzles/data/cards/base.json` (tests/builder.position). D14, D16 and D17 are tested through the
-solo-modes layer (`puzzles.chests`, `puzzles.campaign`, `solver.chests`, `solver.goals`).
+solo-modes layer (`puzzles.chests`, `puzzles.campaign`, `solver.engine.chests`, `solver.engine.goals`).
 """
 
 from __future__ import annotations
@@ -14,17 +14,18 @@ import pytest
 from puzzles.campaign import new_campaign, reveal
 from puzzles.cardsets import load_book
 from puzzles.chests import load_chests
-from solver import actions as A
-from solver import flow
-from solver.actions import CHEST_LETTERS
-from solver.chests import place_goal
-from solver.conditions import count
-from solver.frames import D_ACTION, D_ORDER
-from solver.goals import evaluate
-from solver.learn import learnable
-from solver.scoring import ScoreSheet
-from solver.setup import Setup, new_game
-from solver.state import CHEST_BASE, EMPTY, TIME, GameState
+from solver.engine import actions as A
+from solver.engine import flow
+from solver.engine.actions import CHEST_LETTERS
+from solver.engine.chests import place_goal
+from solver.engine.conditions import count
+from solver.engine.frames import D_ACTION, D_ORDER
+from solver.engine.goal_check import evaluate
+from solver.engine.learn import learnable
+from solver.engine.newgame import new_game
+from solver.engine.scoring import ScoreSheet
+from solver.engine.setup import Setup
+from solver.engine.state import CHEST_BASE, EMPTY, TIME, GameState
 from tests.builder import idx, names_of, play, position
 
 TILES = ["T1", "T2", "T3", "T4", "T5", "T6", "T28", "T29", "T30"]
@@ -395,7 +396,7 @@ def test_d16_an_effect_chest_is_used_once_then_discarded() -> None:
     Chest А (lightning: draw 2) is offered at the action choice; used, it is gone and not
     offered again. Chests unused at the end are discarded."""
     book = load_book()
-    st = new_game(Setup(hand="1", seed=0, under=("А", "В")), book)
+    st = new_game(Setup(hand="1", seed=0, under=("А", "В"), chest_data=load_chests()), book)
     assert names_of(st) == ["create", "learn", "archive", "search", "!chest:А", "!chest:В"]
     play(st, "!chest:А")
     assert len(st.hand) == 8

@@ -10,12 +10,13 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from puzzles.cardsets import DATA, load_book
-from solver.cards import COUNTERS, STEP_OPS
-from solver.conditions import count
-from solver.frames import D_TECH_PICK
+from solver.engine.cards import COUNTERS, STEP_OPS
+from solver.engine.conditions import count
+from solver.engine.frames import D_TECH_PICK
+from solver.engine.newgame import new_game
+from solver.engine.setup import Setup
+from solver.engine.state import EMPTY, GameState
 from solver.rng import Stream
-from solver.setup import Setup, new_game
-from solver.state import EMPTY, GameState
 from tests.builder import idx, names_of, play, position
 
 HERITAGE = ("base", "heritage")

@@ -15,11 +15,12 @@ import pytest
 
 from benchmarks.suite import Instance, load_suite
 from puzzles import openspiel_game as og
-from solver.actions import ACTION_SPACE
+from solver.engine.actions import ACTION_SPACE
+from solver.engine.state import GameState
+from solver.game import HeritageGame
 from solver.rng import Stream
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.status import Status
-from solver.state import GameState
 
 NO_OPENSPIEL = ("open-spiel is not installed (optional extra 'bench': pip install "
                 "'heritage[bench]'); its wheel may not exist for this platform")
@@ -142,7 +143,7 @@ def test_returns_score_the_optimal_line_and_the_log_keeps_it() -> None:
     pyspiel()
     pos = instance("t1-h1-s0-b4")
     root = pos.root()
-    proof = search(root, SearchConfig())
+    proof = search(root, SearchConfig(), game=HeritageGame())
     assert proof.status == Status.OPTIMAL and proof.value == pos.optimum
     game = og.make_game(root)
     state = game.new_initial_state()

@@ -32,11 +32,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from puzzles.cardsets import load_book
-from solver import actions as A
-from solver.frames import D_FLIP
+from solver.engine import actions as A
+from solver.engine.frames import D_FLIP
+from solver.engine.newgame import new_game
+from solver.engine.setup import Setup, turns_for
+from solver.engine.state import HAND_LIMIT, TIME, GameState
 from solver.rng import Stream
-from solver.setup import Setup, new_game, turns_for
-from solver.state import HAND_LIMIT, TIME, GameState
 
 BOOK = load_book(["base"])
 POTALA = next(c.index for c in BOOK.cards if c.code == "C30")

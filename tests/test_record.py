@@ -1,4 +1,4 @@
-"""Game records and line files (`solver.record`), and their wording (`solver.describe`)."""
+"""Game records and line files (`solver.engine.record`), and their wording (`solver.engine.describe`)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
-from solver import actions as A
-from solver.cards import CardBook
-from solver.describe import Decision, describe_line, render_group, walk_state
-from solver.effects import MOVE, PAIR_FIRST, PAIR_SECOND, REMOVE_ONE
-from solver.errors import IllegalActionError
-from solver.frames import (
+from puzzles.lines import load_position, replay
+from solver.engine import actions as A
+from solver.engine.cards import CardBook
+from solver.engine.describe import Decision, describe_line, render_group, walk_state
+from solver.engine.effects import MOVE, PAIR_FIRST, PAIR_SECOND, REMOVE_ONE
+from solver.engine.errors import IllegalActionError
+from solver.engine.frames import (
     D_ACTION,
     D_ARCHIVE,
     D_CREATE_CARD,
@@ -31,9 +32,9 @@ from solver.frames import (
     D_TARGET,
     D_YESNO,
 )
-from solver.record import GameRecord, LineError, dumps, load_position, replay
+from solver.engine.record import GameRecord, LineError, dumps
+from solver.engine.setup import Setup
 from solver.rng import Stream
-from solver.setup import Setup
 from tests.builder import book as base_book
 from tests.builder import idx
 
@@ -382,7 +383,7 @@ def test_render_other_groups() -> None:
 
 @pytest.mark.parametrize("trial", [1, 2, 5])
 def test_describe_walker_follows_the_engine_in_trials(trial: int) -> None:
-    """Trial games add chest decisions (solver.chests); the walker must still follow."""
+    """Trial games add chest decisions (solver.engine.chests); the walker must still follow."""
     from dataclasses import replace
 
     from puzzles.trials import trial_setup

@@ -20,23 +20,26 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from puzzles.cardsets import load_book
+from puzzles.chests import load_chests
 from puzzles.trials import with_trial
-from solver import actions as A
-from solver.actions import CHEST_LETTERS
-from solver.bounds import bound_mode, simple_upper_bound, use_bound
-from solver.cards import PYRAMID, Step
-from solver.constraints.bound import BoundCache, node_bound, plan_order, relaxed_bound
-from solver.constraints.relaxation import PlanStep, Relaxation, RelaxConfig, relax
-from solver.constraints.resources import UnsupportedCardError, effect_gains, step_gains
-from solver.constraints.schedule import END, TechGraph, build_schedule, phase_of
-from solver.dominance import prune
-from solver.record import GameRecord, dumps
+from solver.bounds.cpsat.bound import BoundCache, CpsatBound, plan_order, relaxed_bound
+from solver.bounds.cpsat.relaxation import PlanStep, Relaxation, RelaxConfig, relax
+from solver.bounds.cpsat.resources import UnsupportedCardError, effect_gains, step_gains
+from solver.bounds.cpsat.schedule import END, TechGraph, build_schedule, phase_of
+from solver.bounds.simple import simple_upper_bound
+from solver.engine import actions as A
+from solver.engine.actions import CHEST_LETTERS
+from solver.engine.cards import PYRAMID, Step
+from solver.engine.newgame import new_game
+from solver.engine.record import GameRecord, dumps
+from solver.engine.setup import Setup
+from solver.engine.state import CHEST_BASE, EMPTY, GameState
+from solver.game import HeritageGame
+from solver.guidance.dominance import prune
 from solver.rng import Stream
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.status import Status
-from solver.setup import Setup, new_game
 from solver.solve import SolveConfig, solve
-from solver.state import CHEST_BASE, EMPTY, GameState
 from tests.builder import book, idx, play, position
 
 EXACT_NODES = 5_000  # most generated positions are searched through within this
@@ -46,7 +49,7 @@ CFG = RelaxConfig(max_deterministic_time=0.3)
 
 def with_goal(st: GameState, letter: str) -> GameState:
     """`st` with a goal chest in the first free artifact space (RULES.md section 8)."""
-    st.setup = Setup(hand="1", seed=0, dice=(1,) * 16, goals=(letter,))
+    st.setup = Setup(hand="1", seed=0, dice=(1,) * 16, goals=(letter,), chest_data=load_chests())
     k = CHEST_LETTERS.index(letter)
     st.goal_chests = [k]
     st.artifacts[st.artifacts.index(EMPTY)] = CHEST_BASE + k
@@ -95,8 +98,7 @@ def endgame(seed: int) -> GameState:
 def exact(st: GameState, nodes: int = EXACT_NODES) -> tuple[bool, float | None]:
     """(complete, best goal-meeting VP) by branch and bound with the simple bound and the
     dominance rules (both independent of the constraint layer)."""
-    assert bound_mode() == "simple"
-    res = search(st.clone(), SearchConfig(max_nodes=nodes), order=prune)
+    res = search(st.clone(), SearchConfig(max_nodes=nodes), order=prune, game=HeritageGame())
     return res.status in (Status.OPTIMAL, Status.INFEASIBLE), res.value
 
 
@@ -278,7 +280,7 @@ def test_campaign_goals_the_revision_may_drop() -> None:
     discard goal chests (one stays), so one goal met is enough; in a trial every goal is."""
     def two_goals(campaign: bool) -> GameState:
         st = standard_of_ur_position(2)  # 5 in the Past: the 7th may still come (the flip)
-        st.setup = Setup(hand="1", seed=0, dice=(1,) * 16, goals=("Г", "Е"), campaign=campaign)
+        st.setup = Setup(hand="1", seed=0, dice=(1,) * 16, goals=("Г", "Е"), campaign=campaign, chest_data=load_chests())
         st.goal_chests = [CHEST_LETTERS.index("Г"), CHEST_LETTERS.index("Е")]
         st.artifacts[1] = CHEST_BASE + st.goal_chests[1]
         return st
@@ -331,11 +333,11 @@ def test_plan_orders_but_never_prunes() -> None:
     st = position(hand=["C7", "M2", "P1"], turn=15, time_space=2, time_visits=2)
     r = relaxed_bound(st, CFG, cache=None)
     assert any(s.code == "C7" for s in r.plan)
-    ordered = plan_order(st, st.legal_actions())
+    ordered = plan_order(r.plan, r.techs, st, st.legal_actions())
     assert sorted(ordered) == sorted(st.legal_actions())
     assert ordered[0] == A.ACT_CREATE
     play(st, "create")
-    ordered = plan_order(st, st.legal_actions())
+    ordered = plan_order(r.plan, r.techs, st, st.legal_actions())
     assert sorted(ordered) == sorted(st.legal_actions())
     assert ordered[0] == A.code(A.CARD, idx(st, "C7"))
 
@@ -358,14 +360,14 @@ def test_plan_steps_reach_their_fate() -> None:
 
 def test_node_bound_uses_cpsat_only_near_the_end() -> None:
     early = new_game(Setup(hand="1", seed=0), book())
-    assert node_bound(early) == simple_upper_bound(early)
+    assert CpsatBound().upper_bound(early) == simple_upper_bound(early)
     late = endgame(4)
-    assert node_bound(late) <= simple_upper_bound(late)
+    assert CpsatBound().upper_bound(late) <= simple_upper_bound(late)
 
 
 def test_solver_switch() -> None:
     """`SolveConfig(bound="cpsat")`: same optimum as the simple bound with no more nodes, and
-    the mode is restored afterwards."""
+    two solves in one process do not influence each other (no module state)."""
     for seed in (0, 8, 12, 27):
         st = endgame(seed)
         a = solve(st, SolveConfig(node_limit=20_000))
@@ -373,8 +375,8 @@ def test_solver_switch() -> None:
         assert a.status == b.status and a.value == b.value
         if a.status == Status.OPTIMAL:
             assert b.nodes <= a.nodes
-    assert bound_mode() == "simple"
+        again = solve(st, SolveConfig(node_limit=20_000))
+        assert (again.status, again.value, again.line, again.nodes) == (
+            a.status, a.value, a.line, a.nodes)
     with pytest.raises(ValueError):
         SolveConfig(bound="magic")
-    previous = use_bound("cpsat")
-    assert use_bound(previous) == "cpsat"

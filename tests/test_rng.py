@@ -9,6 +9,8 @@ from collections import Counter
 import pytest
 
 from puzzles.cardsets import load_book
+from solver.engine.newgame import new_game
+from solver.engine.setup import Setup
 from solver.rng import (
     GOLDEN,
     MASK64,
@@ -18,7 +20,6 @@ from solver.rng import (
     mix64,
     shuffled,
 )
-from solver.setup import Setup, new_game
 
 BOOK = load_book(["base"])
 

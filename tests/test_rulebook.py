@@ -9,10 +9,11 @@ hand except the expected numbers, whose arithmetic each docstring shows.
 from __future__ import annotations
 
 from puzzles.cardsets import load_book
-from solver.frames import D_ACTION, D_FLIP
+from solver.engine.frames import D_ACTION, D_FLIP
+from solver.engine.newgame import new_game
+from solver.engine.setup import Setup, turns_for
+from solver.engine.state import EMPTY, TIME, GameState
 from solver.rng import Stream
-from solver.setup import Setup, new_game, turns_for
-from solver.state import EMPTY, TIME, GameState
 from tests.builder import idx, names_of, play, position
 
 BOOK = load_book(["base"])

@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 
 from puzzles.cardsets import load_book
-from solver.errors import SetupError
-from solver.frames import D_ACTION, D_KEEP
-from solver.setup import Setup, new_game
-from solver.state import GameState
+from solver.engine.errors import SetupError
+from solver.engine.frames import D_ACTION, D_KEEP
+from solver.engine.newgame import new_game
+from solver.engine.setup import Setup
+from solver.engine.state import GameState
 
 BOOK = load_book(["base"])
 BUILDERS = [c.code for c in BOOK.builders]

@@ -7,13 +7,14 @@ import math
 
 import pytest
 
-from solver.dominance import prune
+from solver.engine.state import GameState
+from solver.game import HeritageGame
+from solver.guidance.dominance import prune
 from solver.rng import Stream
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.nrpa import NRPA, NRPAConfig
 from solver.search.status import Status
 from solver.solve import SolveConfig, solve
-from solver.state import GameState
 from tests.builder import book, position
 
 END_STATE_CAP = 50_000
@@ -72,15 +73,15 @@ def optima() -> dict[int, tuple[float, int]]:
 def test_branch_and_bound_equals_brute_force(seed: int, optima: dict[int, tuple[float, int]]) -> None:
     best, end_states = optima[seed]
     assert 1 <= end_states <= END_STATE_CAP
-    res = search(tiny_position(seed))
+    res = search(tiny_position(seed), game=HeritageGame())
     assert res.status == Status.OPTIMAL
     assert res.value == best
 
 
 @pytest.mark.parametrize("seed", TINY_SEEDS)
 def test_dominance_rules_lose_nothing(seed: int, optima: dict[int, tuple[float, int]]) -> None:
-    """Search with the dominance rules (solver.dominance) equals search without."""
-    res = search(tiny_position(seed), order=lambda s, acts: prune(s, acts))
+    """Search with the dominance rules (solver.guidance.dominance) equals search without."""
+    res = search(tiny_position(seed), order=lambda s, acts: prune(s, acts), game=HeritageGame())
     assert res.value == optima[seed][0]
 
 
@@ -88,7 +89,8 @@ def test_nrpa_reaches_the_proven_optimum(optima: dict[int, tuple[float, int]]) -
     """The heuristic search finds the optimum on at least 20 tiny positions."""
     hits = 0
     for seed in TINY_SEEDS:
-        inc = NRPA(tiny_position(seed), NRPAConfig(level=1, iterations=40, max_nodes=4_000, seed=seed)).run()
+        inc = NRPA(tiny_position(seed), NRPAConfig(level=1, iterations=40, max_nodes=4_000, seed=seed),
+                   game=HeritageGame()).run()
         if inc.value == optima[seed][0]:
             hits += 1
     assert hits >= 25
@@ -108,14 +110,15 @@ def test_solve_proves_optimal_on_tiny_positions(optima: dict[int, tuple[float, i
 
 def test_node_count_signature() -> None:
     """A deterministic node count for exact search (a rules or search change shows up here)."""
-    first = search(tiny_position(3), SearchConfig())
-    again = search(tiny_position(3), SearchConfig())
+    first = search(tiny_position(3), SearchConfig(), game=HeritageGame())
+    again = search(tiny_position(3), SearchConfig(), game=HeritageGame())
     assert first.nodes == again.nodes and first.line == again.line
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_node_limited_solve_is_deterministic(workers: int) -> None:
-    from solver.setup import Setup, new_game
+    from solver.engine.newgame import new_game
+    from solver.engine.setup import Setup
 
     def run() -> tuple[list[int], float | None]:
         st = new_game(Setup(hand="1", seed=5), book())

@@ -12,14 +12,16 @@ from typer.testing import CliRunner
 from cli.app import app
 from puzzles.cardsets import load_book
 from puzzles.chests import load_chests
+from puzzles.lines import replay
 from puzzles.trials import DEFAULT_PATH, load_trials, trial_setup
-from solver.actions import CHEST_LETTERS
-from solver.chests import ChestDataError
-from solver.goals import goals_json
-from solver.record import GameRecord, replay
+from solver.engine.actions import CHEST_LETTERS
+from solver.engine.chestcards import ChestDataError
+from solver.engine.goal_check import goals_json
+from solver.engine.newgame import new_game
+from solver.engine.record import GameRecord
+from solver.engine.setup import Setup
+from solver.engine.state import CHEST_BASE, EMPTY
 from solver.rng import Stream
-from solver.setup import Setup, new_game
-from solver.state import CHEST_BASE, EMPTY
 
 BOOK = load_book(["base"])
 CARD_SETS = tuple(BOOK.sets)

@@ -7,9 +7,9 @@ Excavate, Search; the hand limit and the reshuffle of the builder deck.
 
 from __future__ import annotations
 
-from solver.frames import D_ACTION, D_ARCHIVE, D_DECLINE_ORDER, D_REMOVE
+from solver.engine.frames import D_ACTION, D_ARCHIVE, D_DECLINE_ORDER, D_REMOVE
+from solver.engine.state import EMPTY, TIME, GameState
 from solver.rng import shuffled
-from solver.state import EMPTY, TIME, GameState
 from tests.builder import idx, names_of, play, position
 
 TILES = ["T1", "T2", "T3", "T4", "T5", "T6", "T28", "T29", "T30"]

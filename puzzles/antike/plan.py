@@ -16,6 +16,7 @@ from puzzles.antike.game import PurchaseState, promising_first
 from puzzles.antike.model import solve_model
 from puzzles.antike.problem import PurchaseProblem
 from solver.search.exhaustive import SearchConfig, replay, search
+from solver.search.protocol import SelfBoundedGame
 from solver.search.status import Status
 
 CP_SAT = "cp-sat"
@@ -165,7 +166,7 @@ def solve_with_model(problem: PurchaseProblem, time_limit: float = 10.0) -> Meth
 def solve_with_search(problem: PurchaseProblem, config: SearchConfig | None = None) -> MethodResult:
     """Method 2: the generic branch and bound of `solver.search.exhaustive` on `PurchaseState`."""
     root = PurchaseState(problem)
-    result = search(root, config, order=promising_first)
+    result = search(root, config, order=promising_first, game=SelfBoundedGame())
     if not result.status.has_solution:
         return MethodResult(SEARCH, result.status, None, None, result.nodes)
     final = replay(root, result.line)

@@ -1,15 +1,16 @@
 """Exact depth-first branch and bound over any `PuzzleState`.
 
 The search uses only the protocol of `solver.search.protocol` (`legal_actions`, `apply`,
-`clone`, `is_terminal`, `value`, `feasible`, `key`, `upper_bound`), so it solves every puzzle
-that implements it: the Antike know-how purchase today, the Ancient Knowledge solo game later.
+`clone`, `is_terminal`, `value`, `feasible`) and the hooks of a `Game` (`upper_bound`,
+`search_key`), so it solves every puzzle that implements them: the Antike know-how purchase and
+the Ancient Knowledge solo game (`solver.game.HeritageGame`).
 
 What it does, in the order of `_Search.visit`:
 
 1. count the node and stop at the node limit of `SearchConfig`;
 2. score a terminal (only feasible terminals are solutions);
-3. probe the transposition table, keyed by `PuzzleState.key()`;
-4. prune when `upper_bound()` cannot beat the best solution found so far (the incumbent);
+3. probe the transposition table, keyed by `Game.search_key(state)`;
+4. prune when `Game.upper_bound(state)` cannot beat the best solution found so far (the incumbent);
 5. expand the children in the order of the move-ordering hook, stopping early once a child
    reaches the node's bound;
 6. store what was learned about the position in the transposition table.
@@ -35,8 +36,9 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeAlias, TypeVar
 
-from solver.search.protocol import PuzzleState
+from solver.search.protocol import Game, PlainGame, PuzzleState
 from solver.search.status import Status
+from solver.search.tt import TranspositionTable, TTEntry
 
 S = TypeVar("S", bound=PuzzleState)
 
@@ -94,48 +96,6 @@ class SearchResult:
     tt_hits: int
 
 
-@dataclass(frozen=True)
-class TTEntry:
-    """What the search knows about the best feasible terminal value reachable from a position.
-
-    :param value: that value when `exact`, otherwise an upper bound on it (``-inf``: none).
-    :param exact: True when the position's subtree was searched through.
-    :param line: for an exact, finite value: the actions from the position to that terminal.
-    """
-
-    value: float
-    exact: bool
-    line: tuple[int, ...] = ()
-
-
-class TranspositionTable:
-    """Positions already searched, by `PuzzleState.key()`; the replacement policy lives here.
-
-    Policy: an exact entry is never replaced; a bound is replaced by an exact entry or by a
-    lower (tighter) bound. Entries are immutable, so a probe hands out no shared mutable state.
-    """
-
-    def __init__(self, capacity: int | None = None) -> None:
-        self._capacity = capacity
-        self._entries: dict[Hashable, TTEntry] = {}
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def probe(self, key: Hashable) -> TTEntry | None:
-        """The entry stored for `key`, if any."""
-        return self._entries.get(key)
-
-    def store(self, key: Hashable, entry: TTEntry) -> None:
-        """Record `entry` for `key`, following the replacement policy of the class."""
-        old = self._entries.get(key)
-        if old is None:
-            if self._capacity is None or len(self._entries) < self._capacity:
-                self._entries[key] = entry
-        elif not old.exact and (entry.exact or entry.value < old.value):
-            self._entries[key] = entry
-
-
 class _NodeLimitReachedError(Exception):
     """Raised inside the search when `SearchConfig.max_nodes` positions have been visited."""
 
@@ -143,9 +103,11 @@ class _NodeLimitReachedError(Exception):
 class _Search(Generic[S]):
     """One run of the branch and bound: the incumbent, the counters and the table."""
 
-    def __init__(self, config: SearchConfig, order: MoveOrder[S] | None) -> None:
+    def __init__(self, config: SearchConfig, order: MoveOrder[S] | None, game: Game[S]) -> None:
         self.config = config
         self.order = order
+        self.bound = game.upper_bound
+        self.key = game.search_key
         self.table = TranspositionTable(config.tt_capacity) if config.transpositions else None
         self.found = False
         self.best_value = NEG_INF
@@ -187,7 +149,7 @@ class _Search(Generic[S]):
             return TTEntry(value, exact=True)
 
         # Step 3. A position searched before answers from the table.
-        key = state.key() if self.table is not None else None
+        key = self.key(state) if self.table is not None else None
         if self.table is not None:
             known = self.table.probe(key)
             if known is not None and (known.exact or known.value <= self.best_value):
@@ -197,7 +159,7 @@ class _Search(Generic[S]):
                 return known
 
         # Step 4. Prune a subtree that cannot beat the incumbent.
-        bound = state.upper_bound()
+        bound = self.bound(state)
         if bound <= self.best_value:
             return self._store(key, TTEntry(bound, exact=False))
 
@@ -247,6 +209,7 @@ def search(
     config: SearchConfig | None = None,
     order: MoveOrder[S] | None = None,
     incumbent: float | None = None,
+    game: Game[S] | None = None,
 ) -> SearchResult:
     """Find the feasible terminal of largest `value()` reachable from `root` (never changed).
 
@@ -257,9 +220,10 @@ def search(
         strictly better solutions are searched for. A complete search that finds none proves
         the known one optimal; it then reports ``INFEASIBLE`` in the sense "nothing better"
         (the caller, who holds the known line, turns that into ``OPTIMAL``).
+    :param game: the bound and key hooks (default `PlainGame`: no bound, `state.key()`).
     :returns: the status, the best value and line, and the node count.
     """
-    run = _Search(config or SearchConfig(), order)
+    run = _Search(config or SearchConfig(), order, game if game is not None else PlainGame())
     if incumbent is not None:
         run.best_value = incumbent
     try:

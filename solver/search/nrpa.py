@@ -3,8 +3,8 @@
 NRPA learns a playout policy toward the best sequence found so far: level 0 is one playout that
 picks each action with probability proportional to ``exp(weight[code])``; level ``n`` runs
 `iterations` searches of level ``n-1``, keeps the best sequence, and after each one moves the
-policy toward it (``adapt``). It needs a stable code per action: the game may give a
-context-aware one with ``policy_code(action)``; otherwise the action integer is the code.
+policy toward it (``adapt``). It needs a stable code per action: the `Game` gives a
+context-aware one with ``policy_code(state, action)`` (`PlainGame`: the action integer).
 
 Solutions must be feasible (every goal met). Infeasible playouts still count, scored
 ``value - infeasible_penalty`` so that the policy is pulled toward lines that meet the goals
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from solver.rng import Stream
-from solver.search.protocol import PuzzleState
+from solver.search.protocol import Game, PlainGame, PuzzleState
 
 S = TypeVar("S", bound=PuzzleState)
 
@@ -84,20 +84,19 @@ class NRPA(Generic[S]):
 
     def __init__(self, root: S, config: NRPAConfig,
                  on_improve: Callable[[Incumbent], None] | None = None,
-                 should_stop: Callable[[], bool] | None = None) -> None:
+                 should_stop: Callable[[], bool] | None = None,
+                 game: Game[S] | None = None) -> None:
         self.root = root
+        self.game: Game[S] = game if game is not None else PlainGame()
         self.config = config
         self.stream = Stream(config.seed, "nrpa", 0)
         self.best = Incumbent()
         self.on_improve = on_improve
         self.should_stop = should_stop
         self.start = time.monotonic()
-        self._code: Callable[[S, int], Hashable] = (
-            (lambda st, a: st.policy_code(a))  # type: ignore[attr-defined]
-            if hasattr(root, "policy_code") else (lambda st, a: a))
+        self._code: Callable[[S, int], Hashable] = self.game.policy_code
         self._bias: Callable[[S, int], float] | None = (
-            (lambda st, a: st.policy_bias(a))  # type: ignore[attr-defined]
-            if config.use_bias and hasattr(root, "policy_bias") else None)
+            self.game.policy_bias if config.use_bias and self.game.has_prior else None)
 
     # -------------------------------------------------------------- level 0
 
@@ -147,7 +146,7 @@ class NRPA(Generic[S]):
                 self.best.failed_line = seq[:]
                 if self.on_improve is not None:
                     self.on_improve(self.best)
-            score = value - cfg.infeasible_penalty - _shortfall(st)
+            score = value - cfg.infeasible_penalty - self.game.shortfall(st)
         self._check_budget()
         return score, trace
 
@@ -205,16 +204,11 @@ class NRPA(Generic[S]):
         return self.best
 
 
-def _shortfall(st: PuzzleState) -> float:
-    """How far an infeasible terminal is from meeting its goals (0 if the game cannot say)."""
-    f = getattr(st, "goal_shortfall", None)
-    return float(f()) if callable(f) else 0.0
-
-
 def nrpa(root: S, config: NRPAConfig | None = None,
-         on_improve: Callable[[Incumbent], None] | None = None) -> Incumbent:
+         on_improve: Callable[[Incumbent], None] | None = None,
+         game: Game[S] | None = None) -> Incumbent:
     """Run NRPA from `root` and return the incumbent."""
-    return NRPA(root, config or NRPAConfig(), on_improve).run()
+    return NRPA(root, config or NRPAConfig(), on_improve, game=game).run()
 
 
 def best_of(lines: Sequence[Incumbent]) -> Incumbent:

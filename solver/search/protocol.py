@@ -8,14 +8,23 @@ state in place, `clone` copies it cheaply.
 The objective is always *maximised*. A terminal state has a `value()` (the score) and says
 whether it is `feasible()` (every hard constraint met, e.g. every goal chest). A search only
 accepts feasible terminals as solutions; it may keep the best infeasible one for reporting.
+
+What a search may know beyond the rules is a `Game`: optional hooks declared in one place (an
+admissible bound, the key of the transposition table, a policy prior and context codes for
+NRPA, a shortfall that ranks lines missing a goal). A puzzle without them searches with
+`PlainGame`; a puzzle whose states bound themselves with `SelfBoundedGame`; the Heritage game
+with `solver.game.HeritageGame`, which takes its bound as an object.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 S = TypeVar("S", bound="PuzzleState")
+S_contra = TypeVar("S_contra", bound="PuzzleState", contravariant=True)
+B = TypeVar("B", bound="BoundedState")
 
 
 @runtime_checkable
@@ -50,10 +59,72 @@ class PuzzleState(Protocol):
         """An exact position key: equal keys mean equal futures (for transposition tables)."""
         ...
 
-    def upper_bound(self) -> float:
-        """An admissible bound: no terminal reachable from here has a larger `value()`."""
-        ...
-
     def action_to_string(self, action: int) -> str:
         """The notation of an action of the pending decision."""
         ...
+
+
+@runtime_checkable
+class BoundedState(PuzzleState, Protocol):
+    """A state that knows an admissible bound on its own future (small puzzles)."""
+
+    def upper_bound(self) -> float:
+        """No terminal reachable from here has a larger `value()`."""
+        ...
+
+
+class Game(Protocol[S_contra]):
+    """What a search may ask of a puzzle beyond its states' rules (every hook has a neutral
+    default in `PlainGame`)."""
+
+    #: True when `policy_bias` is a real prior (NRPA then adds it to its weights, GNRPA).
+    has_prior: bool
+
+    def upper_bound(self, state: S_contra) -> float:
+        """An admissible bound: no terminal reachable from `state` has a larger `value()`;
+        ``-inf`` declares that no feasible terminal is reachable."""
+        ...
+
+    def search_key(self, state: S_contra) -> Hashable:
+        """The transposition-table key: equal keys must mean equal futures."""
+        ...
+
+    def policy_code(self, state: S_contra, action: int) -> Hashable:
+        """A stable code of an action in its context, for learned policies (NRPA)."""
+        ...
+
+    def policy_bias(self, state: S_contra, action: int) -> float:
+        """A prior weight of an action (used only when `has_prior`)."""
+        ...
+
+    def shortfall(self, state: S_contra) -> float:
+        """How far a terminal is from meeting its hard constraints (0: met or unknown)."""
+        ...
+
+
+class PlainGame(Generic[S]):
+    """The neutral hooks: no bound, the exact key, the action as its own code, no prior."""
+
+    has_prior = False
+
+    def upper_bound(self, state: S) -> float:
+        return math.inf
+
+    def search_key(self, state: S) -> Hashable:
+        return state.key()
+
+    def policy_code(self, state: S, action: int) -> Hashable:
+        return action
+
+    def policy_bias(self, state: S, action: int) -> float:
+        return 0.0
+
+    def shortfall(self, state: S) -> float:
+        return 0.0
+
+
+class SelfBoundedGame(PlainGame[B]):
+    """`PlainGame` with the states' own `upper_bound()`."""
+
+    def upper_bound(self, state: B) -> float:
+        return state.upper_bound()

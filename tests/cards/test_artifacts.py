@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from solver import flow
-from solver.cards import ARTIFACT
-from solver.frames import D_ACTION, D_YESNO, F_DECLINE_PHASE, F_TIMELINE_PHASE
-from solver.state import CHEST_BASE, EMPTY, TIME, GameState
+from solver.engine import flow
+from solver.engine.cards import ARTIFACT
+from solver.engine.frames import D_ACTION, D_YESNO, F_DECLINE_PHASE, F_TIMELINE_PHASE
+from solver.engine.state import CHEST_BASE, EMPTY, TIME, GameState
 from tests.builder import book, idx, names_of, play, position
 
 # A decision frame that always offers "yes"/"no" and does nothing: the end of a test's run.

@@ -21,8 +21,15 @@ from typing import Any
 
 import pytest
 
-from solver.frames import D_ACTION, D_YESNO, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE, Frame
-from solver.state import TIME, GameState
+from solver.engine.frames import (
+    D_ACTION,
+    D_YESNO,
+    F_DECLINE_PHASE,
+    F_TECH_PHASE,
+    F_TIMELINE_PHASE,
+    Frame,
+)
+from solver.engine.state import TIME, GameState
 from tests.builder import idx, names_of, play, position
 
 # A decision that always waits (yes/no): the test inspects the state when the engine reaches it.

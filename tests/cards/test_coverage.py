@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from solver import flow  # noqa: F401  (load the engine first)
-from solver.effects import card_implemented
+from solver.engine import flow  # noqa: F401  (load the engine first)
+from solver.engine.coverage import card_implemented
 from tests.builder import book
 
 TEST_FILES = ("test_cities.py", "test_megaliths.py", "test_pyramids.py", "test_artifacts.py",

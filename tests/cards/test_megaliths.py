@@ -13,10 +13,10 @@ from collections.abc import Iterable
 
 import pytest
 
-from solver.create import legal_spaces
-from solver.frames import D_ACTION
-from solver.scoring import ScoreSheet
-from solver.state import TIME, GameState
+from solver.engine.create import legal_spaces
+from solver.engine.frames import D_ACTION
+from solver.engine.scoring import ScoreSheet
+from solver.engine.state import TIME, GameState
 from tests.builder import idx, names_of, play, position
 
 # ------------------------------------------------------------------ helpers (this file only)

@@ -19,15 +19,15 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-from solver import flow
-from solver.frames import (
+from solver.engine import flow
+from solver.engine.frames import (
     D_ACTION,
     F_DECLINE_PHASE,
     F_TECH_PHASE,
     F_TURN_END,
 )
-from solver.scoring import ScoreSheet
-from solver.state import CHEST_BASE, EMPTY, GameState
+from solver.engine.scoring import ScoreSheet
+from solver.engine.state import CHEST_BASE, EMPTY, GameState
 from tests.builder import idx, names_of, play, position
 
 # ----------------------------------------------------------------------------- helpers

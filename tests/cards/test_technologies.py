@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from solver import flow
-from solver.cards import KIND_NAMES
-from solver.frames import D_ACTION
-from solver.state import CHEST_BASE, EMPTY, TIME, GameState
+from solver.engine import flow
+from solver.engine.cards import KIND_NAMES
+from solver.engine.frames import D_ACTION
+from solver.engine.state import CHEST_BASE, EMPTY, TIME, GameState
 from tests.builder import book, idx, names_of, play, position
 
 REFERENCE = Path("/work/shared/reference/base-cards.json")

@@ -1,0 +1,68 @@
+"""The bound a solve uses, as an object made per solve and passed in (no module state).
+
+`SimpleBound` is the admissible bound of `solver.bounds.simple`; `CpsatBound`
+(`solver.bounds.cpsat.bound`) adds the CP-SAT relaxation near the end, a root bound that can
+prove a deal infeasible, and a plan for move ordering. `make_bound` builds one by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from solver.bounds.cpsat.bound import BoundResult, CpsatBound
+from solver.bounds.simple import simple_upper_bound
+from solver.engine.state import GameState
+
+BOUND_NAMES = ("simple", "cpsat")
+
+
+class Bound(Protocol):
+    """What a solve asks of its bound."""
+
+    name: str
+
+    def upper_bound(self, st: GameState) -> float:
+        """Admissible: no goal-meeting line from `st` scores more (``-inf``: none exists)."""
+        ...
+
+    def root(self, st: GameState) -> BoundResult:
+        """The bound of the position a solve starts from (may prove it infeasible)."""
+        ...
+
+    def start_search(self, incumbent: float | None) -> None:
+        """An exact search starts with this incumbent value (a budget may be reset)."""
+        ...
+
+    def plan_order(self, st: GameState, actions: Sequence[int]) -> Sequence[int]:
+        """Move-ordering hints from what the bound learned (a permutation of `actions`)."""
+        ...
+
+
+class SimpleBound:
+    """The simple admissible bound (`solver.bounds.simple`): no state, no plan."""
+
+    name = "simple"
+
+    def upper_bound(self, st: GameState) -> float:
+        return float(simple_upper_bound(st))
+
+    def root(self, st: GameState) -> BoundResult:
+        return BoundResult(self.upper_bound(st), False, source="simple")
+
+    def start_search(self, incumbent: float | None) -> None:
+        return None
+
+    def plan_order(self, st: GameState, actions: Sequence[int]) -> Sequence[int]:
+        return actions
+
+
+def make_bound(name: str) -> Bound:
+    """A fresh bound of the named kind (``simple`` or ``cpsat``).
+
+    :raises ValueError: an unknown name."""
+    if name == "simple":
+        return SimpleBound()
+    if name == "cpsat":
+        return CpsatBound()
+    raise ValueError(f"bound must be one of {', '.join(BOUND_NAMES)}, got {name!r}")

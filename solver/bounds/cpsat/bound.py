@@ -1,0 +1,239 @@
+"""The constraint layer's bound on a position: cached, deterministic, and always sound.
+
+`relaxed_bound(state)` answers, for any position:
+
+* at the end of the game: the exact score (or ``-inf`` when a goal is missed);
+* at a phase boundary (`solver.bounds.cpsat.schedule.phase_of`): the CP-SAT relaxation's proven
+  bound (`solver.bounds.cpsat.relaxation`), never above the simple bound of `solver.bounds`;
+  ``infeasible`` when the relaxation proves that no line meets every goal (then the bound is
+  ``-inf``), and the relaxation's plan;
+* anywhere else (inside an action or an effect): the simple bound.
+
+Everything a solve's bound remembers belongs to one `CpsatBound` object, made by the solve and
+passed in: its cache (by `GameState.key()`), its budget for the calls inside one exact search,
+the incumbent's value (its threshold) and the latest plan. Two solves never share one, so two
+solves in one process answer as two processes would. The CP-SAT budget is deterministic
+(`RelaxConfig`: one worker, a fixed seed, a deterministic time limit), so a node-limited search
+that uses the bound is reproducible. `CpsatBound.plan_order` turns the latest plan into move
+ordering: hints only, every action is still searched.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from solver.bounds.cpsat.relaxation import PlanStep, RelaxConfig, relax
+from solver.bounds.cpsat.resources import UnsupportedCardError
+from solver.bounds.cpsat.schedule import build_schedule, phase_of
+from solver.bounds.simple import simple_upper_bound
+from solver.engine import actions as A
+from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN
+from solver.engine.state import GameState
+
+CACHE_SIZE = 50_000
+
+
+@dataclass(frozen=True)
+class BoundResult:
+    """A bound on the final VP of every goal-meeting line from a position.
+
+    :param bound: the bound (``-inf`` when no line can meet the goals).
+    :param infeasible: proven: no line from the position meets every goal.
+    :param plan: the relaxation's creations (empty when it did not run).
+    :param source: ``"exact"`` (game over), ``"cpsat"``, ``"simple"`` (not a phase boundary,
+        or a card the relaxation cannot bound).
+    """
+
+    bound: float
+    infeasible: bool
+    plan: tuple[PlanStep, ...] = ()
+    techs: tuple[int, ...] = ()
+    source: str = "simple"
+    stats: dict[str, float] = field(default_factory=dict)
+
+
+class BoundCache:
+    """Bounds by position key, least recently used first out."""
+
+    def __init__(self, capacity: int = CACHE_SIZE) -> None:
+        self.capacity = capacity
+        self.entries: OrderedDict[object, BoundResult] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: object) -> BoundResult | None:
+        r = self.entries.get(key)
+        if r is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self.entries.move_to_end(key)
+        return r
+
+    def put(self, key: object, result: BoundResult) -> None:
+        self.entries[key] = result
+        if len(self.entries) > self.capacity:
+            self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self.hits = self.misses = 0
+
+
+@dataclass(frozen=True)
+class BoundPolicy:
+    """Where branch and bound asks CP-SAT (tuned numbers in one place).
+
+    :param root: the budget of the root call (the reported bound, INFEASIBLE proofs, the plan).
+    :param node: the budget of a call inside the search (small: it runs many times).
+    :param horizon: inside the search, CP-SAT runs only at the start of a turn with at most
+        this many turns left (the relaxation is tight there; earlier, the simple bound).
+    :param budget: CP-SAT deterministic time for all the node calls of one exact search; once
+        spent, the simple bound (deterministic, so node-limited runs stay reproducible).
+    :param calls: the most node calls of one exact search (each builds a model: ~20-60 ms).
+    """
+
+    root: RelaxConfig = RelaxConfig(max_deterministic_time=1.0)
+    node: RelaxConfig = RelaxConfig(max_deterministic_time=0.1)
+    horizon: int = 2
+    budget: float = 2.0
+    calls: int = 200
+
+
+class CpsatBound:
+    """The constraint layer's bound for one solve: it owns its cache, its budget, the
+    incumbent's value and the latest plan (see the module)."""
+
+    name = "cpsat"
+
+    def __init__(self, policy: BoundPolicy | None = None, cache_size: int = CACHE_SIZE) -> None:
+        self.policy = policy or BoundPolicy()
+        self.cache = BoundCache(cache_size)
+        self.threshold = -math.inf  # a value some line is known to reach (the incumbent)
+        self.spent_time = 0.0  # deterministic time of the current exact search's node calls
+        self.spent_calls = 0
+        self.plan: tuple[PlanStep, ...] = ()
+        self.techs: tuple[int, ...] = ()
+
+    def start_search(self, incumbent: float | None) -> None:
+        """Start an exact search: tell the node bound a value a line is known to reach (where
+        the simple bound is already at or below it, the search prunes anyway and CP-SAT is not
+        asked) and give its node calls a fresh `BoundPolicy.budget`."""
+        self.threshold = -math.inf if incumbent is None else incumbent
+        self.spent_time = 0.0
+        self.spent_calls = 0
+
+    def root(self, st: GameState) -> BoundResult:
+        """The bound of the position a solve starts from, with the root budget."""
+        return self.relaxed(st, self.policy.root)
+
+    def upper_bound(self, st: GameState) -> float:
+        """The bound branch and bound uses at a node: CP-SAT at the start of a turn near the
+        end (`BoundPolicy.horizon`), else the simple bound; never above the simple bound."""
+        pol = self.policy
+        if st.over:
+            return self.relaxed(st, pol.node).bound
+        simple = float(simple_upper_bound(st))
+        if simple <= self.threshold:
+            return simple
+        phase = phase_of(st)
+        if phase is None or not (phase.actions == 2 or phase.setup):
+            return simple
+        if len(build_schedule(st, phase, True).slots) > pol.horizon:
+            return simple
+        if self.spent_time >= pol.budget or self.spent_calls >= pol.calls:
+            return simple
+        fresh = (st.key(), pol.node) not in self.cache.entries  # a cached answer costs nothing
+        r = self.relaxed(st, pol.node)
+        if fresh:
+            self.spent_time += r.stats.get("deterministic_time", 0.0)
+            self.spent_calls += 1
+        return r.bound
+
+    def relaxed(self, st: GameState, config: RelaxConfig | None = None) -> BoundResult:
+        """The constraint layer's bound on `st` (see the module); cached by `st.key()` and the
+        budget."""
+        result = relaxed_bound(st, config, self.cache)
+        self._remember(result)
+        return result
+
+    def _remember(self, result: BoundResult) -> None:
+        if result.plan or result.techs:
+            self.plan = result.plan
+            self.techs = result.techs
+
+    def plan_order(self, st: GameState, actions: Sequence[int]) -> Sequence[int]:
+        """Move ordering from the latest plan (`plan_order`)."""
+        return plan_order(self.plan, self.techs, st, actions)
+
+
+def relaxed_bound(st: GameState, config: RelaxConfig | None = None,
+                  cache: BoundCache | None = None) -> BoundResult:
+    """The constraint layer's bound on `st` (see the module), cached in `cache` (if given) by
+    `st.key()` and the budget."""
+    if st.over:
+        value = float(st.score().total) if st.feasible() else -math.inf
+        return BoundResult(value, value == -math.inf, source="exact")
+    cfg = config or RelaxConfig()
+    key = (st.key(), cfg)
+    if cache is not None:
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+    simple = float(simple_upper_bound(st))
+    phase = phase_of(st)
+    result: BoundResult
+    if phase is None:
+        result = BoundResult(simple, False, source="simple")
+    else:
+        try:
+            r = relax(st, phase, cfg)
+        except UnsupportedCardError:
+            result = BoundResult(simple, False, source="simple")
+        else:
+            if r.infeasible:
+                result = BoundResult(-math.inf, True, source="cpsat", stats=r.stats)
+            else:
+                b = simple if r.bound is None else min(simple, float(r.bound))
+                result = BoundResult(b, False, r.plan, r.techs, "cpsat", r.stats)
+    if cache is not None:
+        cache.put(key, result)
+    return result
+
+
+def plan_order(plan: tuple[PlanStep, ...], techs: tuple[int, ...], st: GameState,
+               actions: Sequence[int]) -> Sequence[int]:
+    """Move ordering from a plan: at an action choice, Create first when the plan creates
+    something this turn or earlier with the card in hand; at a Create, the planned cards
+    (earliest first) and their planned spaces; at a Learn, the planned technologies. The
+    result is a permutation of `actions` (hints, never pruning)."""
+    if len(actions) < 2 or not st.stack:
+        return actions
+    if not plan and not techs:
+        return actions
+    kind = st.stack[-1][0]
+    preferred: list[int] = []
+    if kind == D_ACTION:
+        due = [s for s in plan if s.turn <= st.turn and s.card in st.hand]
+        if due:
+            preferred = [A.ACT_CREATE]
+        elif any(t in st.available_techs() for t in techs):
+            preferred = [A.ACT_LEARN]
+    elif kind == D_CREATE_CARD:
+        preferred = [A.code(A.CARD, s.card) for s in plan]
+    elif kind == D_CREATE_SPACE:
+        card = st.stack[-1][1]
+        preferred = [A.code(A.SPACE, s.space) for s in plan if s.card == card and s.space]
+    elif kind == D_LEARN:
+        preferred = [A.code(A.CARD, t) for t in techs]
+    if not preferred:
+        return actions
+    present = set(actions)
+    first = [a for a in dict.fromkeys(preferred) if a in present]
+    if not first:
+        return actions
+    chosen = set(first)
+    return [*first, *(a for a in actions if a not in chosen)]

@@ -1,0 +1,244 @@
+"""The card model: builder and technology cards with their effects, as the engine reads them.
+
+Card facts and effect encodings live in data files (`puzzles/data/cards/*.json`, format in
+`puzzles/data/CARD_FORMAT.md`); `puzzles.cardsets` validates a file and builds these objects.
+Everything here is immutable and shared by every game state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Builder card kinds (monument types first; RULES.md section 1).
+CITY, MEGALITH, PYRAMID, ARTIFACT = 0, 1, 2, 3
+KIND_NAMES = ("city", "megalith", "pyramid", "artifact")
+MONUMENT_KINDS = (CITY, MEGALITH, PYRAMID)
+
+# Technology types.
+ANCIENT, SECRET, WRITING = 0, 1, 2
+TECH_TYPE_NAMES = ("ancient", "secret", "writing")
+
+MOMENTS = ("immediate", "timeline", "decline", "endgame", "anytime")
+
+COUNTERS = (
+    "past.city", "past.megalith", "past.pyramid", "past.any", "past.max_type", "past.min_type",
+    "past.endgame",
+    "timeline.city", "timeline.megalith", "timeline.pyramid", "timeline.any", "timeline.min_type",
+    "space1",
+    "techs.ancient", "techs.secret", "techs.writing", "techs.any", "techs.min_type",
+    "techs.max_type",
+    "artifacts", "lost", "tl_tokens", "hand", "hand.artifact", "self.tokens",
+    "adj.city", "adj.megalith", "adj.pyramid", "adj.any", "adj.max_type",
+)
+
+OPS = (">=", "<=", "==")  # card conditions and requirements
+CLAUSE_OPS = (">=", "<=", "==", ">", "<")  # goals may also say > and <
+
+STEP_OPS = (
+    "draw", "remove_knowledge", "discard_lost", "swap", "move", "straighten", "create", "learn",
+    "archive", "reveal_keep", "reveal_until", "niches", "ancient_greek", "discard_hand", "pay",
+    "bury_tech", "vanish_if_knowledge", "hold_tech", "gain_held_tech",
+)
+
+SPECIALS = (
+    "potala_skip_decline", "candi_sukuh", "kensington_runestone", "phaistos_disc",
+    "elongated_skulls", "poulnabrone",
+)
+
+TARGETS = ("self", "one", "pair", "pool", "each")
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """``counter op value``: a count compared with a number. One clause type serves card
+    conditions (checked when an effect resolves), technology requirements (when learned) and
+    goal chests (at the end, `solver.engine.goals`; goals may also use ``>`` and ``<``)."""
+
+    counter: str
+    op: str
+    value: int
+
+    def holds(self, amount: int) -> bool:
+        op = self.op
+        if op == ">=":
+            return amount >= self.value
+        if op == "<=":
+            return amount <= self.value
+        if op == "==":
+            return amount == self.value
+        if op == ">":
+            return amount > self.value
+        return amount < self.value
+
+    def __str__(self) -> str:
+        return f"{self.counter} {self.op} {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """Which Timeline monuments an effect may target."""
+
+    monument_type: int | None = None
+    other: bool = False
+    adjacent: bool = False
+    min_tokens: int | None = None
+    exact_tokens: int | None = None
+    space: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """An end-game VP rule: fixed, per counter, or the highest tier reached."""
+
+    fixed: int = 0
+    per: str | None = None
+    times: int = 1
+    counter: str | None = None
+    tiers: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """An "each time you CREATE / LEARN / EXCAVATE" condition."""
+
+    event: str
+    kind: int | None = None  # create: MONUMENT (-1 = any monument) or ARTIFACT
+    monument_type: int | None = None
+    spaces: tuple[int, ...] = ()
+    not_self: bool = False
+    tech_type: int | None = None
+    rotated_at_least: int = 0
+
+
+ANY_MONUMENT = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One primitive of an effect, with every parameter the vocabulary allows."""
+
+    op: str
+    n: int = 0
+    per: str | None = None
+    amount: int = 0
+    up_to: bool = False
+    target: str = "one"
+    filter: Filter = field(default_factory=Filter)
+    first: str = "self"
+    to: int = 0  # 0 = any free place
+    kind: int | None = None
+    monument_type: int | None = None
+    count: int = 1
+    keep: int = 1
+    ignore_requirements: bool = False
+    card_type: int | None = None
+    level: int | None = None
+    optional: bool = False
+    cost: str = ""  # pay: discard_hand / discard_hand_up_to / discard_self / discard_artifacts
+    then: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Reduction:
+    """A standing knowledge reduction for monuments entering play."""
+
+    monument_type: int | None
+    amount: int
+    others: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One effect of a card at one activation moment (a card may carry two: RULES.md section 12)."""
+
+    moment: str
+    condition: tuple[Clause, ...] = ()
+    steps: tuple[Step, ...] = ()
+    optional: bool = False
+    trigger: Trigger | None = None
+    score: Score | None = None
+    reduction: Reduction | None = None
+    discount: Score | None = None
+    special: str | None = None
+    opponents_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A builder card (monument or artifact) or a technology card."""
+
+    index: int
+    id: str
+    code: str
+    name: str
+    is_tech: bool
+    kind: int  # builder: CITY..ARTIFACT; technology: ANCIENT..WRITING
+    set_name: str
+    activation: str
+    text: str
+    effects: tuple[Effect, ...]
+    number: int = 0
+    country: str = ""
+    starting_hand: int | None = None
+    discard_cost: int = 0
+    starting_space: int = 0
+    knowledge: int = 0
+    vp: int = 0
+    locked: bool = False
+    level: int = 0
+    requirement: tuple[Clause, ...] = ()
+    requirement_text: str = ""
+
+    @property
+    def is_monument(self) -> bool:
+        return not self.is_tech and self.kind != ARTIFACT
+
+    @property
+    def is_artifact(self) -> bool:
+        return not self.is_tech and self.kind == ARTIFACT
+
+    @property
+    def type_name(self) -> str:
+        return TECH_TYPE_NAMES[self.kind] if self.is_tech else KIND_NAMES[self.kind]
+
+    def effects_at(self, moment: str) -> tuple[Effect, ...]:
+        return tuple(e for e in self.effects if e.moment == moment)
+
+
+@dataclass(frozen=True)
+class CardBook:
+    """Every card of the game's card sets, indexed by a dense integer (the card index).
+
+    Builder cards come first, then technologies, in data-file order; the index is stable for a
+    given list of card sets, and it is what the engine stores in its state.
+    """
+
+    cards: tuple[Card, ...]
+    sets: tuple[tuple[str, str], ...]  # (set name, content hash)
+
+    def __post_init__(self) -> None:
+        by_code = {c.code: c.index for c in self.cards}
+        by_id = {c.id: c.index for c in self.cards}
+        object.__setattr__(self, "_by_code", by_code)
+        object.__setattr__(self, "_by_id", by_id)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __getitem__(self, index: int) -> Card:
+        return self.cards[index]
+
+    def lookup(self, name: str) -> Card | None:
+        """The card with this code (``C5``) or id (``C5_ElloraCaves``), or None."""
+        by_code: dict[str, int] = self._by_code  # type: ignore[attr-defined]
+        by_id: dict[str, int] = self._by_id  # type: ignore[attr-defined]
+        idx = by_code.get(name, by_id.get(name))
+        return None if idx is None else self.cards[idx]
+
+    @property
+    def builders(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if not c.is_tech)
+
+    @property
+    def technologies(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if c.is_tech)

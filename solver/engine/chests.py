@@ -1,0 +1,188 @@
+"""Chest cards in the engine (RULES.md section 8, D11, D16; campaign decisions of section 10).
+
+A chest is one of 15 cards (letters А..П, `solver.engine.actions.CHEST_LETTERS`; the engine stores the
+letter's index 0..14). In an artifact space it is a goal (`solver.engine.goals`); under the board its
+lower part is an effect, usable once at its activation moment without spending an action, and
+discarded after use (D16). Unused effect chests are discarded at the end.
+
+Activation moments the engine knows:
+
+* ``lightning``: "discard this card at any moment to apply its effect" (rulebook,
+  Clarifications). Б's effect is one (rulebook, trial 1 setup: it applies when discarded).
+* ``timeline``: during the Timeline phase, ordered with the other Timeline effects (D15).
+
+**The lightning windows.** "At any moment" is read as: at any moment the rules hand control to
+the player between two steps of play. The engine offers each usable lightning chest
+
+1. as an extra option of every action choice (``D_ACTION``: before the 1st and the 2nd action),
+2. at a window decision (``D_CHEST_WINDOW``: the chests, or ``done``) at the start of the
+   Timeline phase, of the Decline phase (the last moment before the game can end and the goals
+   are checked) and of the Technology phase.
+
+It is not offered inside a step (while a cost is paid, a removal is distributed, an effect or a
+decline resolves): such a step is one rule application, and an effect interleaved with it could
+leave it in a state the rules do not describe (for example cards drawn while a Create's cost is
+being paid, or a monument moved while it declines). Why no line is lost by this: every effect a
+chest can carry is a card step (`puzzles/data/CARD_FORMAT.md`) that only adds (cards, knowledge
+removal, lost-knowledge removal, technologies, a free Create/Learn/Archive, straightened Past
+monuments); inside a step nothing is scored, no requirement or condition of a *later* step is
+checked before the next window, and the decline phase (where knowledge turns into lost
+knowledge and the game may end) is preceded by a window. So a use inside a step can be moved to
+the window before that step without losing what it gains, except where the hand limit of 10
+(D4) caps a draw: the window after the step (or the next action choice) then draws in full.
+Goal chests' effects are never usable (section 8), and chests are never offered during setup.
+"""
+
+from __future__ import annotations
+
+from solver.engine import actions as A
+from solver.engine.chestcards import Chest
+from solver.engine.frames import (
+    D_CHEST_GOALS,
+    D_CHEST_REVISE,
+    D_CHEST_USE,
+    D_CHEST_WINDOW,
+    F_STEPS,
+    Frame,
+    Registry,
+)
+from solver.engine.state import CHEST_BASE, EMPTY, GameState
+
+LIGHTNING, TIMELINE = "lightning", "timeline"
+CHEST_MOMENTS = (LIGHTNING, TIMELINE)
+MAX_PER_ZONE = 5  # rulebook: at most 5 chests on the board, at most 5 under it
+PICK_BASE = A.CHEST_PICK  # "chest:Б" (choose a chest) vs "!chest:Б" (use its effect)
+
+
+def chest_of(st: GameState, k: int) -> Chest:
+    """Chest `k` of this game's chest data (`Setup.chest_data`)."""
+    data = st.setup.chest_data
+    assert data is not None, "a game with chests has chest data (Setup.__post_init__)"
+    return data.chests[k]
+
+
+# ------------------------------------------------------------------ effects under the board
+
+def lightning_options(st: GameState) -> list[int]:
+    """``!chest:X`` for each chest under the board whose effect is a lightning one (a game
+    without chest data knows no effect: nothing is offered)."""
+    if not st.chests_under or st.turn < 1 or st.over or st.setup.chest_data is None:
+        return []
+    return [A.code(A.CHEST, k) for k in st.chests_under if chest_of(st, k).moment == LIGHTNING]
+
+
+def use_chest(st: GameState, k: int) -> None:
+    """Apply a chest's effect and discard the chest (D16). The effect's steps run with the
+    source ``CHEST_BASE + k``: no card, so "this card" and adjacency never match."""
+    st.chests_under.remove(k)
+    steps = chest_of(st, k).steps
+    if steps:
+        st.stack.append((F_STEPS, CHEST_BASE + k, steps, 0, 0, False))
+
+
+def window_options(st: GameState, fr: Frame) -> list[int]:
+    """A lightning window: the usable chests, or ``done`` (no chest: the window vanishes)."""
+    opts = lightning_options(st)
+    return opts + [A.DONE] if opts else []
+
+
+def window_choose(st: GameState, fr: Frame, action: int) -> None:
+    """Use a chest (the window stays open for the others) or close the window."""
+    if action == A.DONE:
+        return
+    st.stack.append(fr)  # the window stays open for another chest
+    use_chest(st, A.value_of(action))
+
+
+def timeline_items(st: GameState) -> list[tuple[int, int]]:
+    """Timeline-phase queue items ``(CHEST_BASE + k, 0)`` for timeline chests under the board
+    (they join the Timeline effects in the player's order, D15)."""
+    if st.setup.chest_data is None:
+        return []
+    return [(CHEST_BASE + k, 0) for k in st.chests_under if chest_of(st, k).moment == TIMELINE]
+
+
+def use_options(st: GameState, fr: Frame) -> list[int]:
+    """A Timeline chest's turn: use it now (yes) or keep it (no)."""
+    return [A.YES, A.NO] if fr[1] in st.chests_under else []
+
+
+def use_choose(st: GameState, fr: Frame, action: int) -> None:
+    """A timeline chest's turn in the order: the player may use it now (then it is discarded)
+    or keep it for a later Timeline phase (it is usable once, D16)."""
+    if action == A.YES:
+        use_chest(st, fr[1])
+
+
+def discard_unused_chests(st: GameState) -> None:
+    """Effect chests under the board that were not used are discarded at the end (section 8)."""
+    st.chests_under.clear()
+
+
+# ------------------------------------------------------------------ campaign decisions
+
+def place_goal(st: GameState, k: int) -> None:
+    """A goal chest goes into the leftmost free artifact space (section 3.3, D11)."""
+    st.artifacts[st.free_artifact_space()] = CHEST_BASE + k
+    st.goal_chests.append(k)
+
+
+def goals_options(st: GameState, fr: Frame) -> list[int]:
+    """Campaign setup (section 10): choose 1-5 of the revealed chests as goals, one at a time in
+    rising letter order (one sequence per set), then ``done``. Worthiest Heir takes all."""
+    _, last, chosen = fr
+    revealed = st.setup.revealed_indices()
+    left = [k for k in revealed if k > last]
+    if st.setup.worthiest_heir:  # every revealed chest: nothing to choose
+        return [A.code(A.CHEST, PICK_BASE + k) for k in left[:1]]
+    opts = [A.code(A.CHEST, PICK_BASE + k) for k in left]
+    if chosen:
+        opts.append(A.DONE)
+    return opts
+
+
+def goals_choose(st: GameState, fr: Frame, action: int) -> None:
+    """A chosen chest goes into the leftmost free artifact space at once."""
+    _, _, chosen = fr
+    if action == A.DONE:
+        return
+    k = A.value_of(action) - PICK_BASE
+    place_goal(st, k)
+    st.stack.append((D_CHEST_GOALS, k, chosen + (k,)))
+
+
+def revise_options(st: GameState, fr: Frame) -> list[int]:
+    """Campaign mid-game revision (section 6): right after the flip, the player may discard
+    goal chests from the board, once, one at a time in rising letter order, keeping at least
+    one; ``done`` ends it."""
+    last = fr[1]
+    opts = []
+    if len(st.goal_chests) > 1:
+        opts = [A.code(A.CHEST, PICK_BASE + k) for k in sorted(st.goal_chests) if k > last]
+    return opts + [A.DONE] if opts else []
+
+
+def revise_choose(st: GameState, fr: Frame, action: int) -> None:
+    """A goal given up returns to the box (deck 1) and frees its artifact space (section 6)."""
+    if action == A.DONE:
+        return
+
+    k = A.value_of(action) - PICK_BASE
+    st.goal_chests.remove(k)
+    st.artifacts[st.artifacts.index(CHEST_BASE + k)] = EMPTY  # the space is free again
+    st.stack.append((D_CHEST_REVISE, k))
+
+
+def start_revision(st: GameState) -> None:
+    """Offer the revision after the middle-of-game flip, in Campaign mode only."""
+    if st.setup.campaign and len(st.goal_chests) > 1:
+        st.stack.append((D_CHEST_REVISE, -1))
+
+
+def register() -> Registry:
+    """The chest decisions for the engine loop (`solver.engine.flow`)."""
+    options = {D_CHEST_WINDOW: window_options, D_CHEST_USE: use_options,
+               D_CHEST_GOALS: goals_options, D_CHEST_REVISE: revise_options}
+    choose = {D_CHEST_WINDOW: window_choose, D_CHEST_USE: use_choose,
+              D_CHEST_GOALS: goals_choose, D_CHEST_REVISE: revise_choose}
+    return {}, options, choose

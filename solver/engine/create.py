@@ -1,0 +1,220 @@
+"""The Create action (RULES.md section 5): monuments into the Timeline, artifacts onto the board.
+
+A Create is factored into decisions: the card, then (a monument) the space, then each card
+discarded to pay, one at a time in rising card order. Then the card is placed with its
+knowledge, and its immediate effect and every "each time you CREATE" effect in play resolve as
+one group in the player's order (D15). Nested Creates granted by effects are full Creates.
+"""
+
+from __future__ import annotations
+
+from solver.engine import actions as A
+from solver.engine.cards import ANY_MONUMENT, ARTIFACT
+from solver.engine.conditions import count, holds
+from solver.engine.frames import (
+    D_CREATE_CARD,
+    D_CREATE_SPACE,
+    D_PAY,
+    F_PLACE,
+    Frame,
+    Registry,
+)
+from solver.engine.groups import push_group
+from solver.engine.state import GameState
+
+MONUMENT, ARTIFACT_KIND = ANY_MONUMENT, ARTIFACT  # kind filters of a (nested) Create
+
+
+def create_cost(card_cost: int, start: int, space: int) -> int:
+    """Discard cost of a monument: printed cost + distance from its starting space."""
+    return card_cost + abs(space - start)
+
+
+def legal_spaces(st: GameState, card: int, payable: int) -> list[int]:
+    """Spaces with a free place; a locked card only its starting space; affordable with
+    `payable` other cards in hand."""
+    c = st.book.cards[card]
+    spaces = (c.starting_space,) if c.locked else range(1, 7)
+    return [s for s in spaces
+            if st.has_free_place(s) and create_cost(c.discard_cost, c.starting_space, s) <= payable]
+
+
+def can_create(st: GameState, card: int, payable: int, kind: int | None, mtype: int | None) -> bool:
+    c = st.book.cards[card]
+    if c.is_tech:
+        return False
+    if c.kind == ARTIFACT:
+        if kind == MONUMENT:
+            return False
+        return st.free_artifact_space() >= 0 and c.discard_cost <= payable
+    if kind == ARTIFACT_KIND or (mtype is not None and c.kind != mtype):
+        return False
+    return bool(legal_spaces(st, card, payable))
+
+
+def any_creatable(st: GameState) -> bool:
+    """Whether any card in hand can be created now (the Create action is legal)."""
+    payable = len(st.hand) - 1
+    cards = st.book.cards
+    free = [s for s in range(1, 7) if st.has_free_place(s)]
+    art_free = st.free_artifact_space() >= 0
+    for c in st.hand:
+        card = cards[c]
+        if card.is_tech or card.discard_cost > payable:
+            continue
+        if card.kind == ARTIFACT:
+            if art_free:
+                return True
+        elif card.locked:
+            if card.starting_space in free and card.discard_cost <= payable:
+                return True
+        elif any(card.discard_cost + abs(s - card.starting_space) <= payable for s in free):
+            return True
+    return False
+
+
+def creatable(st: GameState, kind: int | None, mtype: int | None) -> list[int]:
+    """Cards in hand that can be created now."""
+    payable = len(st.hand) - 1
+    return [c for c in st.hand if can_create(st, c, payable, kind, mtype)]
+
+
+def start_create(st: GameState, kind: int | None, mtype: int | None, optional: bool,
+                 granted_by: int, source: tuple[int, ...] = ()) -> None:
+    """Push the decisions of a Create. `source` non-empty: create from revealed cards (T22)."""
+    st.stack.append((D_CREATE_CARD, kind, mtype, optional, granted_by, source))
+
+
+def create_card_options(st: GameState, fr: Frame) -> list[int]:
+    _, kind, mtype, optional, _, source = fr
+    if source:
+        payable = len(st.hand)
+        opts = [A.code(A.CARD, c) for c in source if can_create(st, c, payable, kind, mtype)]
+    else:
+        opts = [A.code(A.CARD, c) for c in creatable(st, kind, mtype)]
+    if optional and opts:
+        opts.append(A.NO)
+    return opts
+
+
+def create_card_choose(st: GameState, fr: Frame, action: int) -> None:
+    _, _, _, _, granted_by, source = fr
+    if action == A.NO:
+        return
+    card = A.value_of(action)
+    if source:
+        st.limbo.remove(card)
+    else:
+        st.hand.remove(card)
+    st.limbo.append(card)
+    c = st.book.cards[card]
+    if c.kind == ARTIFACT:
+        st.stack.append((F_PLACE, card, 0, granted_by))
+        if c.discard_cost:
+            st.stack.append((D_PAY, c.discard_cost, -1, None))
+    else:
+        st.stack.append((D_CREATE_SPACE, card, granted_by))
+
+
+def create_space_options(st: GameState, fr: Frame) -> list[int]:
+    return [A.code(A.SPACE, s) for s in legal_spaces(st, fr[1], len(st.hand))]
+
+
+def create_space_choose(st: GameState, fr: Frame, action: int) -> None:
+    _, card, granted_by = fr
+    s = A.value_of(action)
+    c = st.book.cards[card]
+    cost = create_cost(c.discard_cost, c.starting_space, s)
+    st.stack.append((F_PLACE, card, s, granted_by))
+    if cost:
+        st.stack.append((D_PAY, cost, -1, None))
+
+
+def pay_options(st: GameState, fr: Frame) -> list[int]:
+    """Discards are chosen one at a time in rising card order (one sequence per set). With a
+    card-type filter (A7) only those cards count."""
+    _, remaining, last, ctype = fr
+    cards = st.book.cards
+    hand = [c for c in st.hand if c > last and (ctype is None or cards[c].kind == ctype)]
+    n = len(hand)
+    return [A.code(A.CARD, c) for i, c in enumerate(hand) if n - i >= remaining]
+
+
+def pay_choose(st: GameState, fr: Frame, action: int) -> None:
+    _, remaining, _, ctype = fr
+    c = A.value_of(action)
+    st.discard_from_hand(c)
+    if remaining > 1:
+        st.stack.append((D_PAY, remaining - 1, c, ctype))
+
+
+def entering_knowledge(st: GameState, card: int) -> int:
+    """Knowledge put on a new monument: printed value, less its own discount and every
+    reduction in play (never itself), floored at 0 (RULES.md section 5)."""
+    cards = st.book.cards
+    c = cards[card]
+    value = c.knowledge
+    for e in c.effects:
+        d = e.discount
+        if d is not None and holds(st, e.condition, card):
+            value -= d.fixed if d.per is None else d.times * count(st, d.per, card)
+    for x in st.in_play():
+        if x == card:
+            continue
+        for e in cards[x].effects:
+            r = e.reduction
+            if r is not None and (r.monument_type is None or r.monument_type == c.kind) \
+                    and holds(st, e.condition, x):
+                value -= r.amount
+    return max(0, value)
+
+
+def place(st: GameState, fr: Frame) -> None:
+    """Put the created card into play, then resolve its Create group (D15)."""
+    _, card, space, granted_by = fr
+    st.limbo.remove(card)
+    c = st.book.cards[card]
+    if c.kind == ARTIFACT:
+        st.artifacts[st.free_artifact_space()] = card
+    else:
+        st.put_in_space(card, space)
+        st.tokens[card] = entering_knowledge(st, card)
+    group: list[tuple[int, int]] = []
+    for i, e in enumerate(c.effects):
+        if e.moment == "immediate" and e.discount is None and not e.opponents_only:
+            if e.special == "potala_skip_decline":
+                if not st.in_decline:
+                    st.potala = True
+                continue
+            group.append((card, i))
+    cards = st.book.cards
+    for x in st.in_play():
+        if x == card:
+            continue
+        for i, e in enumerate(cards[x].effects):
+            if e.special == "poulnabrone":
+                if c.kind != ARTIFACT and granted_by != x and len(st.past) >= 11:
+                    group.append((x, i))
+                continue
+            t = e.trigger
+            if t is None or t.event != "create":
+                continue
+            if t.kind == ARTIFACT and c.kind != ARTIFACT:
+                continue
+            if t.kind == ANY_MONUMENT and c.kind == ARTIFACT:
+                continue
+            if t.monument_type is not None and c.kind != t.monument_type:
+                continue
+            if t.spaces and space not in t.spaces:
+                continue
+            group.append((x, i))
+    push_group(st, group)
+
+
+def register() -> Registry:
+    auto = {F_PLACE: place}
+    options = {D_CREATE_CARD: create_card_options, D_CREATE_SPACE: create_space_options,
+               D_PAY: pay_options}
+    choose = {D_CREATE_CARD: create_card_choose, D_CREATE_SPACE: create_space_choose,
+              D_PAY: pay_choose}
+    return auto, options, choose

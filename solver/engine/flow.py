@@ -1,0 +1,127 @@
+"""The engine loop and its handler table: run automatic frames until a real decision is pending.
+
+A decision with no option vanishes (nothing to choose, e.g. no target); a decision with one
+option is taken at once (it is not a choice, and it is not written in a line). Otherwise the
+state stops there and `legal` holds the options, in a fixed order.
+
+The handler table is explicit: every phase and action module exports its handlers through
+`register()`, and `Rules` merges them in the order listed in `PHASE_MODULES`. Nothing is filled
+lazily and no import order matters. A state reaches the table through `GameState.rules`, which
+`solver.engine.newgame.new_game` sets to `RULES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from solver.engine import (
+    archive,
+    chests,
+    create,
+    decline,
+    effects,
+    excavate,
+    knowledge,
+    learn,
+    turn,
+)
+from solver.engine.errors import IllegalActionError
+from solver.engine.frames import Frame, Registry
+from solver.engine.goal_check import goals_met
+from solver.engine.scoring import score_sheet
+from solver.engine.sheet import ScoreSheet
+from solver.engine.state import GameState
+
+Auto = Callable[[GameState, Frame], None]
+Options = Callable[[GameState, Frame], list[int]]
+Choose = Callable[[GameState, Frame, int], None]
+
+#: The modules whose handlers make up the rules, in the order their tables are merged.
+PHASE_MODULES: tuple[Callable[[], Registry], ...] = (
+    turn.register, decline.register, create.register, learn.register, archive.register,
+    excavate.register, effects.register, knowledge.register, chests.register,
+)
+
+
+class Observer(Protocol):
+    """Watches the loop (`solver.engine.describe`): every decision taken, explicit or forced,
+    and every automatic frame, which the observer runs itself with `run(st, fr)`."""
+
+    def note(self, fr: Frame, action: int, explicit: bool) -> None: ...
+
+    def auto(self, fr: Frame, run: Auto) -> None: ...
+
+
+class Rules:
+    """The rules of the solo game as a table of frame handlers (`solver.engine.frames`):
+    automatic frames run, decisions list their options and take one."""
+
+    __slots__ = ("auto", "options", "choose")
+
+    def __init__(self, registries: tuple[Callable[[], Registry], ...] = PHASE_MODULES) -> None:
+        self.auto: dict[int, Auto] = {}
+        self.options: dict[int, Options] = {}
+        self.choose: dict[int, Choose] = {}
+        for register in registries:
+            a, o, c = register()
+            self.auto.update(a)
+            self.options.update(o)
+            self.choose.update(c)
+
+    def settle(self, st: GameState, observer: Observer | None = None) -> None:
+        """Advance until a decision with two or more options is pending, or the game is over."""
+        auto, options, choose = self.auto, self.options, self.choose
+        stack = st.stack
+        while stack:
+            fr = stack[-1]
+            kind = fr[0]
+            if kind < 100:
+                stack.pop()
+                if observer is None:
+                    auto[kind](st, fr)
+                else:
+                    observer.auto(fr, auto[kind])
+                continue
+            opts = options[kind](st, fr)
+            if len(opts) > 1:
+                st.legal = opts
+                return
+            stack.pop()
+            if opts:
+                if observer is not None:
+                    observer.note(fr, opts[0], False)
+                choose[kind](st, fr, opts[0])
+        st.legal = []
+
+    def apply(self, st: GameState, action: int, observer: Observer | None = None) -> None:
+        """Take one option of the pending decision."""
+        if action not in st.legal:
+            raise IllegalActionError(f"action {action} is not legal here")
+        fr = st.stack.pop()
+        if observer is not None:
+            observer.note(fr, action, True)
+        self.choose[fr[0]](st, fr, action)
+        self.settle(st, observer)
+
+    def score(self, st: GameState) -> ScoreSheet:
+        """The score sheet (RULES.md section 7)."""
+        return score_sheet(st)
+
+    def goals_met(self, st: GameState) -> bool:
+        """Every goal chest in an artifact space met (RULES.md section 8)."""
+        return goals_met(st)
+
+
+#: The rules every dealt game plays by (the table never changes once built).
+RULES = Rules()
+
+
+def settle(st: GameState) -> None:
+    """`Rules.settle` of the state's own rules."""
+    RULES.settle(st)
+
+
+def apply(st: GameState, action: int) -> None:
+    """`Rules.apply` of the state's own rules."""
+    RULES.apply(st, action)

@@ -1,0 +1,92 @@
+"""The Learn action (RULES.md section 5): take an available technology whose requirement you
+meet; its immediate effect applies, then the "each time you LEARN" effects in play (in the
+player's order). A tile left with exactly one card is discarded and refilled."""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from solver.engine import actions as A
+from solver.engine.conditions import requirement_met
+from solver.engine.frames import D_LEARN, F_EFFECT, F_LEARN_TRIGGERS, Frame, Registry
+from solver.engine.groups import push_group
+from solver.engine.state import GameState
+
+
+def candi_sukuh_in_timeline(st: GameState) -> bool:
+    cards = st.book.cards
+    return any(e.special == "candi_sukuh" for c in st.monuments() for e in cards[c].effects)
+
+
+def meets(st: GameState, tech: int, relax: bool) -> bool:
+    return requirement_met(st, st.book.cards[tech].requirement, relax)
+
+
+def learnable(st: GameState, ignore_requirements: bool) -> list[int]:
+    """Available technologies the player may learn now (Candi Sukuh relaxes one value, D19)."""
+    techs = st.available_techs()
+    if ignore_requirements:
+        return sorted(techs)
+    relax = candi_sukuh_in_timeline(st)
+    return sorted(t for t in techs if meets(st, t, relax))
+
+
+def any_learnable(st: GameState) -> bool:
+    """Whether the Learn action is legal (some available technology's requirement is met)."""
+    techs = st.available_techs()
+    if not techs:
+        return False
+    relax = candi_sukuh_in_timeline(st)
+    return any(meets(st, t, relax) for t in techs)
+
+
+def start_learn(st: GameState, optional: bool, ignore_requirements: bool, count: int) -> None:
+    st.stack.append((D_LEARN, optional, ignore_requirements, count))
+
+
+def learn_options(st: GameState, fr: Frame) -> list[int]:
+    _, optional, ignore, _ = fr
+    opts = [A.code(A.CARD, t) for t in learnable(st, ignore)]
+    if optional and opts:
+        opts.append(A.NO)
+    return opts
+
+
+def learn_choose(st: GameState, fr: Frame, action: int) -> None:
+    _, optional, ignore, count = fr
+    if action == A.NO:
+        return
+    tech = A.value_of(action)
+    if count > 1:
+        st.stack.append((D_LEARN, optional, ignore, count - 1))
+    tile = st.take_from_tile(tech)
+    st.check_tile(tile)
+    gain_technology(st, tech)
+
+
+def gain_technology(st: GameState, tech: int) -> None:
+    """Add a technology to the collection; push its immediate effect, then the Learn triggers."""
+    insort(st.techs, tech)
+    st.stack.append((F_LEARN_TRIGGERS, tech))
+    effects = st.book.cards[tech].effects
+    for i in range(len(effects) - 1, -1, -1):
+        if effects[i].moment == "immediate":
+            st.stack.append((F_EFFECT, tech, i, 0))
+
+
+def learn_triggers(st: GameState, fr: Frame) -> None:
+    tech = fr[1]
+    ttype = st.book.cards[tech].kind
+    cards = st.book.cards
+    group: list[tuple[int, int]] = []
+    for x in st.in_play():
+        for i, e in enumerate(cards[x].effects):
+            t = e.trigger
+            if t is not None and t.event == "learn" and (t.tech_type is None or t.tech_type == ttype):
+                group.append((x, i))
+    push_group(st, group)
+
+
+def register() -> Registry:
+    return ({F_LEARN_TRIGGERS: learn_triggers}, {D_LEARN: learn_options},
+            {D_LEARN: learn_choose})

@@ -1,0 +1,48 @@
+"""The Heritage solo game as the searches see it: the engine's `GameState` behind the search
+protocol (`solver.search.protocol`), with the hooks a search may use declared here, not on the
+state: the bound (an object passed in), the NRPA prior and its context codes
+(`solver.guidance.policy`), the goal shortfall that ranks lines missing a goal, and the key of
+the transposition table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+from solver.bounds.bound import Bound, SimpleBound
+from solver.engine.goal_check import goal_shortfall
+from solver.engine.state import GameState
+from solver.guidance import policy
+from solver.guidance.ordering import Order, incumbent_order
+
+
+class HeritageGame:
+    """The search hooks of the solo game for one solve (`solver.search.protocol.Game`).
+
+    :param bound: the bound this solve uses (default: a fresh `SimpleBound`).
+    :param prior: give NRPA the playout prior of `solver.guidance.policy`.
+    """
+
+    def __init__(self, bound: Bound | None = None, prior: bool = True) -> None:
+        self.bound: Bound = bound if bound is not None else SimpleBound()
+        self.has_prior = prior
+
+    def upper_bound(self, state: GameState) -> float:
+        return self.bound.upper_bound(state)
+
+    def search_key(self, state: GameState) -> Hashable:
+        return state.key()
+
+    def policy_code(self, state: GameState, action: int) -> Hashable:
+        return policy.code(state, action)
+
+    def policy_bias(self, state: GameState, action: int) -> float:
+        return policy.bias(state, action)
+
+    def shortfall(self, state: GameState) -> float:
+        return float(goal_shortfall(state))
+
+    def order(self, root: GameState, line: Sequence[int]) -> Order:
+        """The move ordering of an exact search from `root` with the incumbent `line`:
+        dominance, the bound's plan as hints, the incumbent's actions first."""
+        return incumbent_order(root, line, hints=self.bound.plan_order)
