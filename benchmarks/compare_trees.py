@@ -1,0 +1,85 @@
+"""Compare the speed of two source trees of heritage in one run: engine random games/s
+(`benchmarks.engine`) and NRPA decisions/s, interleaved, medians of several runs each.
+
+Each measurement runs in a fresh interpreter with the tree first on ``sys.path``, so the two
+trees never share a process. Older trees (before the rooms of ARCHITECTURE.md) are measured
+through their own API, detected by import.
+
+Run from the repository root, with an older checkout at OLD (``git worktree add OLD REV``)::
+
+    python -m benchmarks.compare_trees --old OLD [--runs 5] [--games 200] [--nodes 60000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+NRPA_PROBE = """
+import json, time
+from puzzles.cardsets import load_book
+from solver.search.nrpa import NRPA, NRPAConfig
+try:
+    from solver.engine.newgame import new_game
+    from solver.engine.setup import Setup
+    from solver.game import HeritageGame
+    extra = {"game": HeritageGame()}
+except ImportError:  # a tree before the rooms: the state carries its own hooks
+    from solver.setup import Setup, new_game
+    extra = {}
+root = new_game(Setup(hand="1", seed=0), load_book(["base"]))
+start = time.perf_counter()
+inc = NRPA(root, NRPAConfig(max_nodes=%d, seed=0), **extra).run()
+seconds = time.perf_counter() - start
+print(json.dumps({"nodes": inc.nodes, "value": inc.value, "seconds": seconds,
+                  "nodes_per_second": inc.nodes / seconds}))
+"""
+
+
+def _run(tree: Path, args: list[str]) -> dict[str, float]:
+    out = subprocess.run([sys.executable, *args], cwd=tree, check=True, capture_output=True,
+                         text=True, env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"})
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def measure(tree: Path, games: int, nodes: int) -> tuple[dict[str, float], dict[str, float]]:
+    """One engine run and one NRPA run in `tree`."""
+    engine = _run(tree, ["-m", "benchmarks.engine", "--games", str(games), "--json"])
+    nrpa = _run(tree, ["-c", NRPA_PROBE % nodes])
+    return engine, nrpa
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--old", type=Path, required=True, help="the older source tree")
+    parser.add_argument("--new", type=Path, default=Path.cwd(), help="the newer tree (here)")
+    parser.add_argument("--runs", type=int, default=5, help="interleaved runs of each (5)")
+    parser.add_argument("--games", type=int, default=200, help="random games a run (200)")
+    parser.add_argument("--nodes", type=int, default=60_000, help="NRPA decisions a run")
+    args = parser.parse_args(argv)
+    rows: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
+    checks: dict[str, set[tuple[float, ...]]] = {"old": set(), "new": set()}
+    for _ in range(args.runs):
+        for name, tree in (("old", args.old), ("new", args.new)):
+            engine, nrpa = measure(tree.resolve(), args.games, args.nodes)
+            rows[name].setdefault("games/s", []).append(engine["games_per_second"])
+            rows[name].setdefault("NRPA decisions/s", []).append(nrpa["nodes_per_second"])
+            checks[name].add((engine["decisions"], nrpa["nodes"], nrpa["value"]))
+    print(f"{'measure':<20} {'old (median)':>14} {'new (median)':>14} {'new/old':>8}")
+    for measure_name in ("games/s", "NRPA decisions/s"):
+        old = statistics.median(rows["old"][measure_name])
+        new = statistics.median(rows["new"][measure_name])
+        print(f"{measure_name:<20} {old:>14,.1f} {new:>14,.1f} {new / old:>8.3f}")
+    same = checks["old"] == checks["new"] and len(checks["new"]) == 1
+    print(f"same work in both trees (decisions, NRPA nodes and value): {same} "
+          f"{sorted(checks['new'])}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
