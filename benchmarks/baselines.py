@@ -35,10 +35,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.engine import flow  # noqa: F401  (loads the engine modules in a working order)
+from puzzles.openspiel_game import load_pyspiel, make_game, reward
 from solver.engine.goal_check import goal_shortfall
 from solver.engine.state import GameState
 from solver.rng import Stream
+from solver.search.playout import greedy_playout, random_playout
 from solver.search.status import Status
 
 
@@ -132,25 +133,34 @@ class _Best:
             extra=extra)
 
 
-def random_play(root: GameState, budget: float, seed: int) -> RunResult:
-    """Uniform random play (each legal option equally likely, stream ``(seed, "bench-random")``),
-    best of as many whole games as fit in `budget` (at least one)."""
+def best_of_games(name: str, budget: float,
+                  play: Callable[[int], tuple[GameState, list[int], int]]) -> RunResult:
+    """Whole games until `budget` seconds have passed (at least one): ``play(k)`` plays game
+    ``k`` and returns its last position, its line and the decisions it applied or evaluated;
+    the result is the best line (`_Best`), with the games played in ``extra``."""
     best = _Best()
-    stream = Stream(seed, "bench-random", 0)
     deadline = best.start + budget
     nodes = games = 0
     while games == 0 or time.monotonic() < deadline:
-        st = root.clone()
-        line: list[int] = []
-        while not st.is_terminal():
-            legal = st.legal_actions()
-            a = legal[stream.below(len(legal))]
-            st.apply(a)
-            line.append(a)
-        nodes += len(line)
+        st, line, work = play(games)
+        nodes += work
         games += 1
         best.offer(st, line)
-    return best.result("random", nodes, {"games": games})
+    return best.result(name, nodes, {"games": games})
+
+
+def random_play(root: GameState, budget: float, seed: int) -> RunResult:
+    """Uniform random play (each legal option equally likely, stream ``(seed, "bench-random")``,
+    `solver.search.playout.random_playout`), best of as many whole games as fit in `budget`
+    (at least one)."""
+    stream = Stream(seed, "bench-random", 0)
+
+    def play(_: int) -> tuple[GameState, list[int], int]:
+        st = root.clone()
+        line = random_playout(st, stream)
+        return st, line, len(line)
+
+    return best_of_games("random", budget, play)
 
 
 def greedy_score(st: GameState, cfg: BaselineConfig = DEFAULT) -> float:
@@ -164,32 +174,19 @@ def greedy_score(st: GameState, cfg: BaselineConfig = DEFAULT) -> float:
 
 
 def greedy(root: GameState, budget: float, seed: int, cfg: BaselineConfig = DEFAULT) -> RunResult:
-    """One-step greedy play (module docstring): first game ties by option order, later games
-    ties at random (stream ``(seed, "bench-greedy")``), as many as fit in `budget`."""
-    best = _Best()
+    """One-step greedy play (module docstring, `solver.search.playout.greedy_playout`): first
+    game ties by option order, later games ties at random (stream ``(seed, "bench-greedy")``),
+    as many as fit in `budget`."""
     stream = Stream(seed, "bench-greedy", 0)
-    deadline = best.start + budget
-    nodes = games = 0
-    while games == 0 or time.monotonic() < deadline:
-        st = root.clone()
-        line: list[int] = []
-        while not st.is_terminal():
-            top = -math.inf
-            tied: list[tuple[int, GameState]] = []
-            for a in st.legal_actions():
-                child = st.clone()
-                child.apply(a)
-                nodes += 1
-                h = greedy_score(child, cfg)
-                if h > top:
-                    top, tied = h, [(a, child)]
-                elif h == top:
-                    tied.append((a, child))
-            a, st = tied[0] if games == 0 or len(tied) == 1 else tied[stream.below(len(tied))]
-            line.append(a)
-        games += 1
-        best.offer(st, line)
-    return best.result("greedy", nodes, {"games": games})
+
+    def score(st: GameState) -> float:
+        return greedy_score(st, cfg)
+
+    def play(game: int) -> tuple[GameState, list[int], int]:
+        p = greedy_playout(root.clone(), score, None if game == 0 else stream)
+        return p.state, p.line, p.evaluated
+
+    return best_of_games("greedy", budget, play)
 
 
 def mcts(root: GameState, budget: float, seed: int, cfg: BaselineConfig = DEFAULT) -> RunResult:
@@ -208,12 +205,10 @@ def mcts(root: GameState, budget: float, seed: int, cfg: BaselineConfig = DEFAUL
     played game's VP and whether it met the goals.
 
     :raises OpenSpielUnavailable: open-spiel is not installed."""
-    import numpy as np
-
-    from puzzles.openspiel_game import load_pyspiel, make_game, reward
+    import numpy as np  # lazy: only MCTS needs NumPy's random state
 
     load_pyspiel()
-    from open_spiel.python.algorithms import mcts as os_mcts
+    from open_spiel.python.algorithms import mcts as os_mcts  # lazy: open-spiel is optional
 
     start = time.monotonic()
     deadline = start + budget

@@ -19,6 +19,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from puzzles.deal import build_setup, load_cards
+from solver.engine.newgame import new_game
 from solver.engine.state import GameState
 from solver.search.status import Status
 from solver.solve import SolveConfig, SolveResult, solve
@@ -43,18 +45,14 @@ def _row(name: str, mode: str, res: SolveResult, seconds: float) -> Row:
 
 
 def trial_instances() -> list[tuple[str, GameState]]:
-    from puzzles.cardsets import load_book
-    from puzzles.trials import with_trial
-    from solver.engine.newgame import new_game
-    from solver.engine.setup import Setup
-
-    book = load_book(["base"])
-    return [(f"trial {t} hand {h}", new_game(with_trial(Setup(hand=str(h), seed=0), t), book))
+    book, card_sets = load_cards(["base"])
+    return [(f"trial {t} hand {h}",
+             new_game(build_setup(book, card_sets, hand=str(h), seed=0, trial=t), book))
             for t in range(1, 7) for h in range(1, 5)]
 
 
 def tiny_instances() -> list[tuple[str, GameState]]:
-    from tests.test_solver import TINY_SEEDS, tiny_position
+    from tests.test_solver import TINY_SEEDS, tiny_position  # lazy: tests/ is not installed
 
     return [(f"end game {s}", tiny_position(s)) for s in TINY_SEEDS]
 

@@ -1,8 +1,9 @@
 """Engine speed: random full games per second and decisions per second, on one core.
 
 Each game ``g`` deals ``Setup(hand="draw", seed=S + g)`` (draw 10, keep 6) and plays it to the
-end with the random policy of ``heritage play`` (stream ``(S + g, "policy", 0)``), so the work
-is the same on every run; only the time varies. Loading the card book is not timed.
+end with the random policy of ``heritage play`` (`solver.search.playout.random_playout`, stream
+``(S + g, "policy", 0)``), so the work is the same on every run; only the time varies. Loading
+the card book is not timed.
 
 Run from the repository root::
 
@@ -22,8 +23,9 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 
 from puzzles.cardsets import load_book  # noqa: E402
 from solver.engine.newgame import new_game  # noqa: E402
-from solver.engine.setup import Setup
+from solver.engine.setup import Setup  # noqa: E402
 from solver.rng import Stream  # noqa: E402
+from solver.search.playout import random_playout  # noqa: E402
 
 
 def run(games: int, seed: int) -> dict[str, float | int]:
@@ -33,11 +35,7 @@ def run(games: int, seed: int) -> dict[str, float | int]:
     start = time.perf_counter()
     for g in range(games):
         st = new_game(Setup(hand="draw", seed=seed + g), book)
-        stream = Stream(seed + g, "policy", 0)
-        while not st.is_terminal():
-            legal = st.legal_actions()
-            st.apply(legal[stream.below(len(legal))])
-            decisions += 1
+        decisions += len(random_playout(st, Stream(seed + g, "policy", 0)))
     seconds = time.perf_counter() - start
     return {
         "games": games,

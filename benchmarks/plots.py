@@ -80,10 +80,10 @@ def plot_all(records: Sequence[dict[str, Any]], best_known: dict[str, float | No
     """Draw both plots for every budget into `out`; returns the files written.
 
     :raises ImportError: matplotlib is not installed."""
-    import matplotlib
+    import matplotlib  # lazy: matplotlib is optional (the extra ``bench``)
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: after choosing the Agg backend
 
     files = []
     for budget in budgets:

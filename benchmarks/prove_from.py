@@ -16,11 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from puzzles.cardsets import load_book  # noqa: E402
-from puzzles.trials import with_trial  # noqa: E402
+from puzzles.deal import build_setup, load_cards  # noqa: E402
 from solver.engine.newgame import new_game  # noqa: E402
-from solver.engine.setup import Setup
-from solver.game import HeritageGame
+from solver.game import HeritageGame  # noqa: E402
 from solver.search.nrpa import NRPA, NRPAConfig  # noqa: E402
 from solver.search.status import Status  # noqa: E402
 from solver.solve import SolveConfig, solve  # noqa: E402
@@ -32,10 +30,10 @@ def main() -> None:
     parser.add_argument("--instances", default="1:1,2:3,5:2")
     parser.add_argument("--nrpa-nodes", type=int, default=100_000)
     args = parser.parse_args()
-    book = load_book(["base"])
+    book, card_sets = load_cards(["base"])
     for item in args.instances.split(","):
         trial, hand = item.split(":")
-        root = new_game(with_trial(Setup(hand=hand, seed=0), int(trial)), book)
+        root = new_game(build_setup(book, card_sets, hand=hand, seed=0, trial=int(trial)), book)
         inc = NRPA(root, NRPAConfig(max_nodes=args.nrpa_nodes), game=HeritageGame()).run()
         line = inc.line
         starts: dict[int, int] = {}

@@ -42,19 +42,25 @@ import json
 import math
 import os
 import platform
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 from benchmarks.baselines import BASELINES, Runner, RunResult
+from benchmarks.engine import run as engine_run
+from benchmarks.plots import plot_all
 from benchmarks.suite import DEFAULT_SUITE, Instance, SuiteError, load_suite
-from solver.engine import flow  # noqa: F401  (loads the engine modules in a working order)
+from puzzles.openspiel_game import OpenSpielUnavailable, load_pyspiel
+from solver.engine.errors import HeritageError
 from solver.engine.state import GameState
 from solver.game import HeritageGame
+from solver.search.exhaustive import SearchConfig, search
+from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
 from solver.search.status import Status
+from solver.solve import Progress, SolveConfig, solve
 
 DEFAULT_OUT = Path("bench-results")
 DEFAULT_BUDGET = 10.0
@@ -66,8 +72,6 @@ DEFAULT_ENGINE_GAMES = 300
 
 def run_solve(root: GameState, budget: float, seed: int) -> RunResult:
     """`solver.solve.solve` with a time limit, one worker: NRPA then the exact search."""
-    from solver.solve import Progress, SolveConfig, solve
-
     trace: list[tuple[float, float]] = []
 
     def progress(p: Progress) -> None:
@@ -87,8 +91,6 @@ def run_solve(root: GameState, budget: float, seed: int) -> RunResult:
 
 def run_nrpa(root: GameState, budget: float, seed: int) -> RunResult:
     """NRPA alone (`solver.search.nrpa`, the solver's default level and iterations)."""
-    from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
-
     trace: list[tuple[float, float]] = []
 
     def improve(inc: Incumbent) -> None:
@@ -112,8 +114,6 @@ def run_exact(root: GameState, budget: float, seed: int) -> RunResult:
     """The exact branch and bound alone, with the dominance rules and no incumbent; a complete
     search proves its line OPTIMAL (or the deal INFEASIBLE). No anytime points: the search
     reports its line when it stops."""
-    from solver.search.exhaustive import SearchConfig, search
-
     start = time.monotonic()
     game = HeritageGame()
     res = search(root, SearchConfig(max_seconds=budget), order=game.order(root, []), game=game)
@@ -138,8 +138,6 @@ CONTENDERS: dict[str, Runner] = {"solve": run_solve, "nrpa": run_nrpa, "exact": 
 
 def available_contenders() -> tuple[list[str], dict[str, str]]:
     """The contenders this installation can run, and why the others cannot."""
-    from puzzles.openspiel_game import OpenSpielUnavailable, load_pyspiel
-
     missing: dict[str, str] = {}
     try:
         load_pyspiel()
@@ -149,6 +147,10 @@ def available_contenders() -> tuple[list[str], dict[str, str]]:
 
 
 # ------------------------------------------------------------------ configuration
+
+
+class BenchError(HeritageError, ValueError):
+    """A bench that cannot run as asked (a contender this installation cannot run)."""
 
 
 @dataclass(frozen=True)
@@ -253,12 +255,8 @@ def _machine() -> dict[str, Any]:
     info: dict[str, Any] = {"python": platform.python_version(), "platform": platform.platform(),
                             "cpus": os.cpu_count(), "date": time.strftime("%Y-%m-%d %H:%M:%S"),
                             "load_average": [round(x, 2) for x in os.getloadavg()]}
-    try:
-        from importlib.metadata import version
-
+    with contextlib.suppress(PackageNotFoundError):  # not installed: leave it out
         info["open_spiel"] = version("open_spiel")
-    except Exception:  # noqa: BLE001 - not installed: leave it out
-        pass
     return info
 
 
@@ -267,7 +265,7 @@ def run_bench(cfg: BenchConfig, on_step: Callable[[str, int, int], None] | None 
     before each run and at the end (for a progress bar).
 
     :raises SuiteError: the suite or the selection is bad.
-    :raises ValueError: a contender is not available."""
+    :raises BenchError: a contender is not available."""
     suite = load_suite(cfg.suite)
     chosen = suite.select(cfg.subset, cfg.instances)
     avail, missing = available_contenders()
@@ -278,15 +276,13 @@ def run_bench(cfg: BenchConfig, on_step: Callable[[str, int, int], None] | None 
     else:
         bad = [s for s in cfg.solvers if s in missing]
         if bad:
-            raise ValueError(f"--solver {bad[0]}: {missing[bad[0]]}")
+            raise BenchError(f"--solver {bad[0]}: {missing[bad[0]]}")
         solvers = list(cfg.solvers)
     load_start = [round(x, 2) for x in os.getloadavg()]
     cfg.out.mkdir(parents=True, exist_ok=True)
     results_path = cfg.out / "results.jsonl"
     engine: dict[str, Any] | None = None
     if cfg.engine_games:
-        from benchmarks.engine import run as engine_run
-
         if on_step is not None:
             on_step(f"engine throughput ({cfg.engine_games} random games)", 0, 1)
         engine = dict(engine_run(cfg.engine_games, cfg.seed))
@@ -320,8 +316,6 @@ def finish(records: list[dict[str, Any]], instances: Sequence[Instance], config:
            engine: dict[str, Any] | None, machine: dict[str, Any], out: Path, plots: bool,
            notes: list[str]) -> BenchReport:
     """Summarize `records`, draw the plots and write ``summary.json``."""
-    from benchmarks.plots import plot_all
-
     budgets, solvers = config["budgets"], config["solvers"]
     summary = summarize(records, instances, budgets, solvers)
     failures = [f"{r['instance']} {r['solver']} {r['budget']:g} s: {r['check']}"
@@ -469,15 +463,3 @@ def engine_line(engine: dict[str, Any] | None) -> str:
     return (f"engine throughput: {engine['games']} random games, {engine['decisions']:,} decisions "
             f"in {engine['seconds']} s: {engine['games_per_second']} games/s, "
             f"{engine['decisions_per_second']:,} decisions/s (one core)")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m benchmarks.run [options]``: the same as ``heritage bench``."""
-    from cli.app import app
-
-    app(["bench", *(sys.argv[1:] if argv is None else argv)])
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

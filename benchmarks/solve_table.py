@@ -16,10 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from puzzles.cardsets import load_book  # noqa: E402
-from puzzles.trials import with_trial  # noqa: E402
+from puzzles.deal import build_setup, load_cards  # noqa: E402
 from solver.engine.newgame import new_game  # noqa: E402
-from solver.engine.setup import Setup
 from solver.solve import SolveConfig, solve  # noqa: E402
 
 
@@ -32,13 +30,13 @@ def main() -> None:
     parser.add_argument("--hands", default="1,2,3,4")
     parser.add_argument("--json", type=Path, default=None, help="also write JSON lines here")
     args = parser.parse_args()
-    book = load_book(["base"])
+    book, card_sets = load_cards(["base"])
     rows = []
     print(f"{'trial':>5} {'hand':>4} {'status':<10} {'VP':>4} {'bound':>5} {'gap':>5} "
           f"{'t_best':>7} {'nodes/s':>8}", flush=True)
     for trial in [int(t) for t in args.trials.split(",")]:
         for hand in args.hands.split(","):
-            setup = with_trial(Setup(hand=hand, seed=args.seed), trial)
+            setup = build_setup(book, card_sets, hand=hand, seed=args.seed, trial=trial)
             root = new_game(setup, book)
             res = solve(root, SolveConfig(time_limit=args.time_limit, node_limit=None,
                                           workers=args.workers))

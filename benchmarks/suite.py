@@ -30,6 +30,7 @@ then refuse to load (their files name the data's sha256) and must be made again.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections.abc import Sequence
@@ -40,15 +41,18 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from puzzles.cardsets import load_book  # noqa: E402
+from puzzles.deal import build_setup, load_cards  # noqa: E402
 from puzzles.lines import load_position  # noqa: E402
-from puzzles.trials import with_trial  # noqa: E402
-from solver.engine import flow  # noqa: E402,F401  (loads the engine modules in a working order)
+from solver.engine.cards import CardBook  # noqa: E402
 from solver.engine.errors import HeritageError  # noqa: E402
-from solver.engine.record import GameRecord, dumps
+from solver.engine.goal_check import goals_json  # noqa: E402
+from solver.engine.record import GameRecord, dumps  # noqa: E402
 from solver.engine.setup import Setup  # noqa: E402
 from solver.engine.state import GameState  # noqa: E402
-from solver.game import HeritageGame
+from solver.game import HeritageGame  # noqa: E402
+from solver.search.exhaustive import SearchConfig, search  # noqa: E402
+from solver.search.nrpa import NRPA, NRPAConfig  # noqa: E402
+from solver.search.status import Status  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "puzzles" / "data"
 DEFAULT_SUITE = DATA / "bench_suite.json"
@@ -144,21 +148,21 @@ def deal_id(trial: int, hand: str, seed: int) -> str:
     return f"t{trial}-h{hand}-s{seed}"
 
 
-_BOOK: list[Any] = []
+@functools.cache
+def _cards() -> tuple[CardBook, tuple[tuple[str, str], ...]]:
+    """The base card book and its card sets (loaded once: the data files do not change)."""
+    return load_cards(["base"])
 
 
-def _book() -> Any:
-    """The base card book (loaded once)."""
-    if not _BOOK:
-        _BOOK.append(load_book(["base"]))
-    return _BOOK[0]
+def _book() -> CardBook:
+    return _cards()[0]
 
 
 def deal_setup(trial: int, hand: str, seed: int) -> Setup:
-    """The setup of a deal as ``heritage solve --trial T --hand H --seed S`` builds it."""
-    book = _book()
-    card_sets = tuple(("base", digest) for _, digest in book.sets)
-    return with_trial(Setup(hand=hand, seed=seed, card_sets=card_sets), trial)
+    """The setup of a deal as ``heritage solve --trial T --hand H --seed S`` builds it
+    (`puzzles.deal.build_setup`)."""
+    book, card_sets = _cards()
+    return build_setup(book, card_sets, hand=hand, seed=seed, trial=trial)
 
 
 def _fail(path: Path, where: str, value: Any, why: str) -> SuiteError:
@@ -291,11 +295,6 @@ def _cut(record: GameRecord, full: GameRecord, back: int) -> dict[str, Any]:
 
 def make_positions_for(trial: int, recipe: PositionRecipe) -> tuple[list[MadePosition], str]:
     """The proven positions of one trial (module docstring) and one line of report."""
-    from solver.engine.goal_check import goals_json
-    from solver.search.exhaustive import SearchConfig, search
-    from solver.search.nrpa import NRPA, NRPAConfig
-    from solver.search.status import Status
-
     k = (trial - 1) % len(recipe.hands)
     hands = recipe.hands[k:] + recipe.hands[:k]
     for hand in hands:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich import box
@@ -21,11 +21,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cli.common import Output, fail, note
-from solver.engine.errors import HeritageError
-
-if TYPE_CHECKING:
-    from benchmarks.run import BenchReport
+from benchmarks.run import (
+    DEFAULT_BUDGET,
+    DEFAULT_ENGINE_GAMES,
+    BenchConfig,
+    BenchReport,
+    engine_line,
+    instance_rows,
+    resummarize,
+    run_bench,
+    summary_rows,
+)
+from benchmarks.suite import DEFAULT_SUITE, load_suite
+from cli.common import Output, domain_errors, fail, note
 
 
 def plain_table(title: str, columns: list[str], rows: list[list[str]]) -> str:
@@ -58,6 +66,7 @@ class _Bar:
         self.progress.__exit__(None, None, None)
 
 
+@domain_errors
 def bench_command(
     smoke: Annotated[bool, typer.Option("--smoke", help="The CI run (about a minute): the suite's "
                                         "smoke subset at its short budget.")] = False,
@@ -87,26 +96,10 @@ def bench_command(
         "summary files, plots), e.g. of a run cut short.")] = False,
 ) -> None:
     """Benchmark every solver on the fixed suite; write JSON lines, a summary and plots."""
-    from benchmarks.run import (
-        DEFAULT_BUDGET,
-        DEFAULT_ENGINE_GAMES,
-        BenchConfig,
-        resummarize,
-        run_bench,
-    )
-    from benchmarks.suite import DEFAULT_SUITE, load_suite
-
     if summarize:
-        try:
-            report = resummarize(out, plots=not no_plots)
-        except HeritageError as exc:
-            fail(str(exc))
-        _present(report, out, json_output)
+        _present(resummarize(out, plots=not no_plots), out, json_output)
     suite_path = suite or DEFAULT_SUITE
-    try:
-        loaded = load_suite(suite_path)
-    except HeritageError as exc:
-        fail(str(exc))
+    loaded = load_suite(suite_path)
     if smoke and subset is None and not instance:
         subset = "smoke"
     budgets = tuple(budget) if budget else ((loaded.smoke_budget,) if smoke else (DEFAULT_BUDGET,))
@@ -122,10 +115,6 @@ def bench_command(
     try:
         with _Bar() as bar:
             report = run_bench(cfg, on_step=bar.step)
-    except HeritageError as exc:
-        fail(str(exc))
-    except ValueError as exc:
-        fail(str(exc))
     except OSError as exc:
         fail(f"--out: cannot write to {out} ({exc.strerror})")
     _present(report, out, json_output)
@@ -133,8 +122,6 @@ def bench_command(
 
 def _present(report: BenchReport, out: Path, json_output: bool) -> NoReturn:
     """Write ``summary.txt``, print the tables (or the JSON), notes and failed checks, exit."""
-    from benchmarks.run import engine_line, instance_rows, summary_rows
-
     summary = report.summary
     budgets, solvers = summary["config"]["budgets"], summary["config"]["solvers"]
     columns, rows = summary_rows(summary)

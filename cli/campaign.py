@@ -18,22 +18,14 @@ from typing import Annotated
 
 import typer
 
-from cli.common import (
-    CardsOption,
-    JsonOption,
-    Output,
-    domain_errors,
-    fail,
-    load_cards,
-    note,
-    read_json,
-    write_out,
-)
-from cli.trials import ChestsOption
+from cli.common import Output, domain_errors, fail, write_out
+from cli.options import CardsOption, ChestsOption, DieSeedOption, JsonOption, PolicySeedOption
+from cli.play import play_random, print_score
 from puzzles import campaign as C
 from puzzles.chests import DEFAULT
-from puzzles.deal import setup_from_json
-from puzzles.lines import book_for
+from puzzles.deal import load_cards, setup_from_json
+from puzzles.lines import book_for, read_line_file
+from solver.engine.actions import CHEST_LETTERS
 from solver.engine.record import dumps
 
 campaign_app = typer.Typer(
@@ -105,7 +97,7 @@ def next_command(
     path: CampaignFile,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deal (default: "
                                              "derived from the campaign seed and game number).")] = None,
-    die_seed: Annotated[int | None, typer.Option("--die-seed", help="Seed of the die.")] = None,
+    die_seed: DieSeedOption = None,
     cards: CardsOption = None,
     out_file: Annotated[Path | None, typer.Option("--out", metavar="FILE",
                                                   help="Write the setup JSON here.")] = None,
@@ -118,12 +110,7 @@ def next_command(
     setup = C.next_setup(c, seed=seed, die_seed=die_seed, card_sets=card_sets)
     C.save(c, path)
     text = json.dumps(setup.to_json(), indent=1, ensure_ascii=False) + "\n"
-    if out_file is not None:
-        try:
-            out_file.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            fail(f"--out: cannot write {out_file} ({exc.strerror})")
-        note(f"setup written to {out_file}")
+    write_out(out_file, text, "setup")
     if json_output:
         typer.echo(text, nl=False)
         return
@@ -133,8 +120,6 @@ def next_command(
              f"{6 - setup.extra_discards} of 10, time card in space {setup.time_space}")
     data = setup.chest_data
     assert data is not None
-    from solver.engine.actions import CHEST_LETTERS
-
     for ch in setup.revealed:
         chest = data[CHEST_LETTERS.index(ch)]
         out.line(f"  revealed {ch} {chest.name}: goal {chest.goal_text}")
@@ -147,15 +132,12 @@ def next_command(
 @domain_errors
 def play_command(
     path: CampaignFile,
-    policy_seed: Annotated[int | None, typer.Option("--policy-seed",
-                                                    help="Seed of the random policy.")] = None,
+    policy_seed: PolicySeedOption = None,
     out_file: Annotated[Path | None, typer.Option("--out", metavar="FILE",
                                                   help="Write the game's line file here.")] = None,
     json_output: JsonOption = False,
 ) -> None:
     """Play the pending game with the random policy and print (or write) its line file."""
-    from cli.play import play_random, print_score
-
     c = C.load(path)
     if c.next_game is None:
         fail(f"{path}: field 'next_game' = null: run `heritage campaign next` first")
@@ -185,7 +167,7 @@ def record_command(
     the board to deck 3, the others back to deck 1; VP and rank; a failed goal ends the campaign,
     all 15 achieved wins it."""
     c = C.load(path)
-    data = read_json(game)
+    data = read_line_file(game)
     c = C.record_game(c, data, str(game), base_dir=game.parent)
     C.save(c, path)
     if json_output:

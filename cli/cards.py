@@ -8,7 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.common import CardsOption, JsonOption, Output, domain_errors, load_cards
+from cli.common import Output, domain_errors
+from cli.options import CardsOption, JsonOption
+from puzzles.deal import load_cards
 from solver.engine.cards import Card
 from solver.engine.coverage import card_implemented
 

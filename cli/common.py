@@ -1,45 +1,34 @@
-"""What every `heritage` command shares: the card-set option, error exits and output.
+"""What every `heritage` command shares: error exits, the deal of the options, and output.
 
-Errors: the library raises narrow exceptions (`solver.engine.errors`); a command turns them into one
-line on stderr (``error: ...``) and exit code 2 (`solver.search.status.EXIT_USAGE_ERROR`), never
-a traceback. Output: Rich (colour, tables) when stdout is a terminal, plain text otherwise, so
-that scripts and tests read stable output; diagnostics go to stderr.
+Errors: the library raises narrow exceptions (`solver.engine.errors.HeritageError` and its
+subclasses, e.g. `puzzles.deal.DealError`), each naming the option or file, the field and the
+value; `domain_errors` is the one place that turns them into one line on stderr
+(``error: ...``) and exit code 2 (`solver.search.status.EXIT_USAGE_ERROR`), never a traceback.
+Output: Rich (colour, tables) when stdout is a terminal, plain text otherwise, so that scripts
+and tests read stable output; diagnostics go to stderr.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
+from typing import NoReturn, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from puzzles.cardsets import load_book
-
-# `solver.engine.effects` cannot be the first engine module imported (its import of `solver.engine.state` is
-# circular), so the engine is loaded through `solver.engine.flow` first.
-from solver.engine import flow  # noqa: F401
+from cli.options import DealOptions
+from puzzles.chests import DEFAULT
+from puzzles.deal import build_setup, left_out_note, load_cards
 from solver.engine.cards import CardBook
-from solver.engine.errors import CardDataError, HeritageError
+from solver.engine.errors import HeritageError
+from solver.engine.setup import Setup
 from solver.search.status import EXIT_USAGE_ERROR
 
 P = ParamSpec("P")
 R = TypeVar("R")
-
-CardsOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--cards",
-        metavar="SET",
-        help="Card set to play with: 'base', 'heritage' or a card-set JSON file "
-        "(puzzles/data/CARD_FORMAT.md). Repeat to add sets. Default: base.",
-    ),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON on stdout instead of text.")]
 
 
 def fail(message: str, code: int = EXIT_USAGE_ERROR) -> NoReturn:
@@ -65,7 +54,8 @@ def note(message: str) -> None:
 
 
 def domain_errors(command: Callable[P, R]) -> Callable[P, R]:
-    """Turn any project error a command did not handle into one line and exit code 2."""
+    """Turn any project error a command did not handle into one line and exit code 2 (the
+    one place where the library's errors become exits)."""
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -77,32 +67,18 @@ def domain_errors(command: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-def card_set_names(cards: Sequence[str] | None) -> list[str]:
-    return list(cards) if cards else ["base"]
-
-
-def load_cards(cards: Sequence[str] | None) -> tuple[CardBook, tuple[tuple[str, str], ...]]:
-    """The card book of the named sets and, for a setup, each name with its sha256."""
-    names = card_set_names(cards)
-    try:
-        book = load_book(names)
-    except CardDataError as exc:
-        fail(str(exc))
-    return book, tuple((n, digest) for n, (_, digest) in zip(names, book.sets, strict=True))
-
-
-def read_json(path: Path) -> Any:
-    """A JSON file, or exit 2 naming the file and the problem."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        fail(f"{path}: cannot read ({exc.strerror})")
-    except UnicodeDecodeError:
-        fail(f"{path}: not UTF-8 text")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})")
+def deal_setup(deal: DealOptions) -> tuple[CardBook, Setup]:
+    """The card book and the `Setup` of the deal options (`puzzles.deal.build_setup`), with a
+    note on stderr when cards without an implemented effect are left out of the deal."""
+    book, card_sets = load_cards(deal.cards)
+    setup = build_setup(book, card_sets, hand=deal.hand, seed=deal.seed, die_seed=deal.die_seed,
+                        deck=deal.deck, dice=deal.dice, time_space=deal.time_space,
+                        trial=deal.trial, chests=str(deal.chests or DEFAULT),
+                        trials=str(deal.trials or DEFAULT))
+    left_out = left_out_note(book)
+    if left_out is not None:
+        note(left_out)
+    return book, setup
 
 
 class Output:

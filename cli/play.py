@@ -1,44 +1,44 @@
 """``heritage play``: deal one game and play it with a policy, printing the game turn by turn.
 
 The only policy for now is ``random``: at each decision it takes ``legal[k]`` with ``k`` drawn
-from its own SplitMix64 stream ``(policy_seed, "policy", 0)`` (`solver.rng`), so a seed means
-the same game everywhere. ``heritage solve`` will replace this command as the main job once the
+from its own SplitMix64 stream ``(policy_seed, "policy", 0)`` (`solver.rng`,
+`solver.search.playout`), so a seed means the same game everywhere. ``heritage solve`` will replace this command as the main job once the
 solver exists.
 """
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from cli.common import (
+from cli.common import Output, deal_setup, domain_errors, write_out
+from cli.options import (
     CardsOption,
-    Output,
-    domain_errors,
-    fail,
-    load_cards,
-    note,
-    read_json,
-    write_out,
+    ChestsOption,
+    DealOptions,
+    DeckOption,
+    DiceOption,
+    DieSeedOption,
+    HandOption,
+    PolicySeedOption,
+    SeedOption,
+    TimeSpaceOption,
+    TrialOption,
+    TrialsOption,
 )
-from cli.trials import ChestsOption, TrialsOption
-from puzzles.chests import DEFAULT
-from puzzles.trials import with_trial
+from puzzles.deal import describe_setup
 from solver.engine.cards import CardBook
-from solver.engine.coverage import card_implemented
 from solver.engine.describe import TurnReport, describe_line
-from solver.engine.errors import SetupError
 from solver.engine.goal_check import goals_json
 from solver.engine.record import GameRecord, dumps
-from solver.engine.scoring import ScoreSheet
 from solver.engine.setup import Setup
+from solver.engine.sheet import ScoreSheet
 from solver.rng import Stream
+from solver.search.playout import random_playout
 
-PREMADE = ("1", "2", "3", "4", "draw")
 SCORE_LABELS = (
     ("past", "Monuments in the Past"),
     ("effects", "End-game effects"),
@@ -52,85 +52,13 @@ class Policy(StrEnum):
     RANDOM = "random"
 
 
-def read_codes(path: Path, option: str) -> tuple[str, ...]:
-    """Card codes or ids from a file: a JSON list (or an object with a ``cards`` list), or
-    text with codes separated by spaces, commas or lines (``#`` starts a comment)."""
-    if not path.is_file():
-        what = "1, 2, 3, 4, draw or a readable file" if option == "--hand" else "a readable file"
-        fail(f"{option}: {str(path)!r} is not {what}")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(f"{option}: cannot read {path} ({exc})")
-    if text.lstrip().startswith(("[", "{")):
-        data = read_json(path)
-        if isinstance(data, dict):
-            data = data.get("cards")
-        if not isinstance(data, list) or not all(isinstance(c, str) for c in data):
-            fail(f"{path}: expected a JSON list of card codes, or an object with a 'cards' list")
-        return tuple(data)
-    words: list[str] = []
-    for row in text.splitlines():
-        words += [w for w in re.split(r"[\s,]+", row.split("#", 1)[0]) if w]
-    return tuple(words)
-
-
-def parse_dice(text: str) -> tuple[int, ...]:
-    values = []
-    for word in (w.strip() for w in text.split(",")):
-        if not word.lstrip("-").isdigit():
-            fail(f"--dice: {word!r} is not a whole number (expected values 1-6 like 2,5,1)")
-        values.append(int(word))
-    return tuple(values)
-
-
-def build_setup(hand: str, seed: int, die_seed: int | None, deck: Path | None,
-                dice: str | None, time_space: int, card_sets: tuple[tuple[str, str], ...],
-                book: CardBook) -> Setup:
-    """The `Setup` of the options (RULES.md section 3), or exit 2 naming the bad input."""
-    hand_cards: tuple[str, ...] = ()
-    hand_spec = hand
-    if hand not in PREMADE:
-        hand_cards = read_codes(Path(hand), "--hand")
-        hand_spec = "list"
-    deck_cards = read_codes(deck, "--deck") if deck is not None else None
-    restricted = any(not card_implemented(c) for c in book.cards)
-    if restricted:
-        lacking = sum(1 for c in book.cards if not card_implemented(c))
-        note(f"note: {lacking} card{'' if lacking == 1 else 's'} without an implemented effect "
-             "left out of the deal (restricted_to_implemented)")
-    source = {"hand": hand if hand_spec == "list" else "--hand",
-              "deck": str(deck), "dice": "--dice", "time_space": "--time-space"}
-    try:
-        setup = Setup(hand=hand_spec, hand_cards=hand_cards, seed=seed, die_seed=die_seed,
-                      deck=deck_cards, dice=None if dice is None else parse_dice(dice),
-                      time_space=time_space, card_sets=card_sets, restricted=restricted)
-        GameRecord.new(setup, book)  # deal once to check the hand and the deck
-    except SetupError as exc:
-        field, _, rest = str(exc).partition(": ")
-        fail(f"{source[field]}: {rest}" if field in source and rest else str(exc))
-    return setup
-
-
 def play_random(setup: Setup, book: CardBook, policy_seed: int) -> GameRecord:
-    """Play a whole game choosing uniformly among the legal options (its own stream)."""
+    """Play a whole game choosing uniformly among the legal options
+    (`solver.search.playout.random_playout`, stream ``(policy_seed, "policy", 0)``)."""
     record = GameRecord.new(setup, book)
-    stream = Stream(policy_seed, "policy", 0)
-    st = record.state
-    while not st.is_terminal():
-        legal = st.legal_actions()
-        record.apply(legal[stream.below(len(legal))])
+    for action in random_playout(record.state.clone(), Stream(policy_seed, "policy", 0)):
+        record.apply(action)
     return record
-
-
-def describe_setup(setup: Setup) -> str:
-    hand = {"draw": "draw 10, keep 6", "list": "from a file"}.get(setup.hand, f"premade {setup.hand}")
-    die = "given" if setup.dice is not None else (
-        f"seed {setup.seed if setup.die_seed is None else setup.die_seed}")
-    deck = ", deck order given" if setup.deck is not None else ""
-    sets = ", ".join(n for n, _ in setup.card_sets)
-    return (f"Hand {hand}; seed {setup.seed}{deck}; die {die}; time card in space "
-            f"{setup.time_space}; cards {sets}")
 
 
 def print_log(out: Output, reports: list[TurnReport]) -> None:
@@ -154,39 +82,16 @@ def print_score(out: Output, sheet: ScoreSheet) -> None:
 
 @domain_errors
 def play_command(
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the deal (builder and "
-                                      "technology decks, and the die unless --die-seed).")] = 0,
-    hand: Annotated[
-        str,
-        typer.Option("--hand", metavar="{1,2,3,4,draw,FILE}",
-                     help="Premade starting hand 1-4, 'draw' (draw 10, keep 6: a decision), "
-                     "or a file listing 6 card codes."),
-    ] = "1",
-    die_seed: Annotated[
-        int | None, typer.Option("--die-seed", help="Seed of the die rolls (default: --seed).")
-    ] = None,
-    deck: Annotated[
-        Path | None,
-        typer.Option("--deck", metavar="FILE",
-                     help="Explicit builder deck: a file listing every remaining deck card, top "
-                     "first."),
-    ] = None,
-    dice: Annotated[
-        str | None,
-        typer.Option("--dice", metavar="2,5,1,...",
-                     help="Explicit die rolls (1-6), one per technology phase; overrides "
-                     "--die-seed."),
-    ] = None,
-    time_space: Annotated[
-        int, typer.Option("--time-space", min=3, max=4,
-                          help="Timeline space of the time card at setup: 4 (16 turns) or 3 (15).")
-    ] = 4,
+    seed: SeedOption = 0,
+    hand: HandOption = "1",
+    die_seed: DieSeedOption = None,
+    deck: DeckOption = None,
+    dice: DiceOption = None,
+    time_space: TimeSpaceOption = 4,
     policy: Annotated[
         Policy, typer.Option("--policy", help="How decisions are taken.")
     ] = Policy.RANDOM,
-    policy_seed: Annotated[
-        int | None, typer.Option("--policy-seed", help="Seed of the policy (default: --seed).")
-    ] = None,
+    policy_seed: PolicySeedOption = None,
     cards: CardsOption = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the game's line file (JSON) instead of the log.")
@@ -194,19 +99,16 @@ def play_command(
     out_file: Annotated[
         Path | None, typer.Option("--out", metavar="FILE", help="Also write the line file here.")
     ] = None,
-    trial: Annotated[
-        int | None, typer.Option("--trial", metavar="N", help="Play trial N of the Trial Table "
-                                 "(heritage trials): its goal and effect chests.")
-    ] = None,
+    trial: TrialOption = None,
     chests: ChestsOption = None,
     trials: TrialsOption = None,
 ) -> None:
     """Play one seeded game with the random policy: the turn-by-turn log and the score sheet."""
     del policy  # the only policy so far
-    book, card_sets = load_cards(cards)
-    setup = build_setup(hand, seed, die_seed, deck, dice, time_space, card_sets, book)
-    if trial is not None:  # RULES.md section 9 (puzzles.trials)
-        setup = with_trial(setup, trial, str(chests or DEFAULT), str(trials or DEFAULT))
+    deal = DealOptions(hand=hand, seed=seed, die_seed=die_seed, deck=deck, dice=dice,
+                       time_space=time_space, trial=trial, cards=cards, chests=chests,
+                       trials=trials)
+    book, setup = deal_setup(deal)
     record = play_random(setup, book, seed if policy_seed is None else policy_seed)
     text = dumps(record.to_json())
     write_out(out_file, text)

@@ -23,89 +23,59 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from cli.common import (
+from cli.common import Output, deal_setup, domain_errors, fail, write_out
+from cli.options import (
+    BoundOption,
     CardsOption,
-    Output,
-    domain_errors,
-    fail,
-    load_cards,
-    read_json,
-    write_out,
+    ChestsOption,
+    DealOptions,
+    DieSeedOption,
+    FromOption,
+    HandOption,
+    NodeLimitOption,
+    SeedOption,
+    SolveOptions,
+    TimeLimitOption,
+    TrialOption,
+    TrialsOption,
+    WorkersOption,
 )
-from cli.play import build_setup, describe_setup, print_log, print_score
-from cli.trials import ChestsOption, TrialsOption
-from puzzles.chests import DEFAULT
-from puzzles.lines import load_position
-from puzzles.trials import with_trial
+from cli.play import print_log, print_score
+from puzzles.deal import describe_setup
+from puzzles.lines import load_position_file
 from solver.bounds.bound import BOUND_NAMES
 from solver.engine.describe import TurnReport, describe_line
-from solver.engine.errors import HeritageError
 from solver.engine.goal_check import goals_json
-from solver.engine.record import GameRecord, LineError, dumps
+from solver.engine.record import GameRecord, dumps
 from solver.search.status import Status
 from solver.solve import Progress, SolveConfig, SolveResult, solve
 
-SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the deal (builder and technology "
-                                         "decks, and the die unless --die-seed).")]
-HandOption = Annotated[str, typer.Option(
-    "--hand", metavar="{1,2,3,4,draw,FILE}",
-    help="Premade starting hand 1-4, 'draw' (draw 10, keep 6: part of the solution), or a file "
-    "listing 6 card codes.")]
-DieSeedOption = Annotated[int | None, typer.Option("--die-seed", help="Seed of the die rolls "
-                                                   "(default: --seed).")]
-TrialOption = Annotated[int | None, typer.Option(
-    "--trial", metavar="N", help="Trial N of the Trial Table (heritage trials): its goal chests "
-    "are hard constraints, its effect chests are usable.")]
-TimeLimitOption = Annotated[float | None, typer.Option(
-    "--time-limit", metavar="SECONDS", help="Wall-clock budget (not reproducible across machines; "
-    "use --node-limit for that).")]
-NodeLimitOption = Annotated[int | None, typer.Option(
-    "--node-limit", metavar="K", help="Budget in search nodes (decisions played by the heuristic "
-    "plus positions of the exact search): the same inputs give the same line. Default 200000 "
-    "when no --time-limit is given.")]
-WorkersOption = Annotated[int, typer.Option("--workers", metavar="W",
-                                            help="Processes for the heuristic search.")]
-BoundOption = Annotated[str, typer.Option(
-    "--bound", metavar="{simple,cpsat}", help="Bound of the exact search: 'simple', or 'cpsat' "
-    "(the constraint layer: a tighter bound near the end, an INFEASIBLE proof at the start "
-    "when the goals cannot be met, a plan that orders the search).")]
-FromOption = Annotated[Path | None, typer.Option(
-    "--from", metavar="POSITION.json", help="Solve from a position: a line file whose line is a "
-    "prefix of a game (its setup replaces the deal options).")]
 
-
-def _root(seed: int, hand: str, die_seed: int | None, trial: int | None, cards: list[str] | None,
-          chests: Path | None, trials: Path | None, from_file: Path | None) -> GameRecord:
+def _root(opts: SolveOptions) -> GameRecord:
     """The position to solve from: a fresh deal, or the position of ``--from``."""
-    if from_file is not None:
-        data = read_json(from_file)
-        try:
-            return load_position(data, from_file.parent)
-        except LineError as exc:
-            fail(f"{from_file}: not a legal position: {exc}")
-    book, card_sets = load_cards(cards)
-    setup = build_setup(hand, seed, die_seed, None, None, 4, card_sets, book)
-    if trial is not None:
-        setup = with_trial(setup, trial, str(chests or DEFAULT), str(trials or DEFAULT))
+    if opts.from_file is not None:
+        return load_position_file(opts.from_file)
+    book, setup = deal_setup(opts.deal)
     return GameRecord.new(setup, book)
 
 
-def _config(time_limit: float | None, node_limit: int | None, workers: int, first: bool,
-            bound: str = "simple") -> SolveConfig:
+def _config(opts: SolveOptions, first: bool) -> SolveConfig:
+    """The solve's budget and switches, or exit 2 naming the bad option."""
+    time_limit, node_limit = opts.time_limit, opts.node_limit
     if time_limit is not None and node_limit is not None:
         fail("--time-limit and --node-limit: give one budget, not both")
     if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
         fail(f"--time-limit: must be a positive number of seconds, got {time_limit}")
     if node_limit is not None and node_limit <= 0:
         fail(f"--node-limit: must be a positive whole number, got {node_limit}")
-    if workers < 1:
-        fail(f"--workers: must be at least 1, got {workers}")
-    if bound not in BOUND_NAMES:
-        fail(f"--bound: must be one of {', '.join(BOUND_NAMES)}, got {bound!r}")
+    if opts.workers < 1:
+        fail(f"--workers: must be at least 1, got {opts.workers}")
+    if opts.bound not in BOUND_NAMES:
+        fail(f"--bound: must be one of {', '.join(BOUND_NAMES)}, got {opts.bound!r}")
     if time_limit is None and node_limit is None:
         node_limit = 200_000
-    return SolveConfig(time_limit=time_limit, node_limit=node_limit, workers=workers,
-                       first_solution=first, bound=bound)
+    return SolveConfig(time_limit=time_limit, node_limit=node_limit, workers=opts.workers,
+                       first_solution=first, bound=opts.bound)
 
 
 def _fmt(value: float | None) -> str:
@@ -225,11 +195,8 @@ def _status_lines(out: Output, res: SolveResult) -> None:
 
 def _run(root: GameRecord, cfg: SolveConfig) -> SolveResult:
     display = LiveDisplay()
-    try:
-        with display:
-            return solve(root.state, cfg, on_progress=display.update)
-    except HeritageError as exc:
-        fail(str(exc))
+    with display:
+        return solve(root.state, cfg, on_progress=display.update)
 
 
 @domain_errors
@@ -252,8 +219,11 @@ def solve_command(
                                                   help="Also write the JSON result here.")] = None,
 ) -> None:
     """Find the line that meets every goal chest and scores the most VP; prove it where possible."""
-    cfg = _config(time_limit, node_limit, workers, first=False, bound=bound)
-    root = _root(seed, hand, die_seed, trial, cards, chests, trials, from_file)
+    opts = SolveOptions(DealOptions(hand=hand, seed=seed, die_seed=die_seed, trial=trial,
+                                    cards=cards, chests=chests, trials=trials),
+                        from_file, time_limit, node_limit, workers, bound)
+    cfg = _config(opts, first=False)
+    root = _root(opts)
     res = _run(root, cfg)
     data = result_json(root, res)
     write_out(out_file, dumps(data), "result")
@@ -288,8 +258,11 @@ def check_command(
     json_output: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """Is the trial winnable with this deal? yes (with a witness line) / no (proven) / unknown."""
-    cfg = _config(time_limit, node_limit, workers, first=True, bound=bound)
-    root = _root(seed, hand, die_seed, trial, cards, chests, trials, from_file)
+    opts = SolveOptions(DealOptions(hand=hand, seed=seed, die_seed=die_seed, trial=trial,
+                                    cards=cards, chests=chests, trials=trials),
+                        from_file, time_limit, node_limit, workers, bound)
+    cfg = _config(opts, first=True)
+    root = _root(opts)
     res = _run(root, cfg)
     answer = {Status.OPTIMAL: "yes", Status.FEASIBLE: "yes", Status.INFEASIBLE: "no",
               Status.UNKNOWN: "unknown"}[res.status]

@@ -8,27 +8,15 @@ board (usable once). Parts the rulebook does not print are the project's stand-i
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Annotated
 
 import typer
 
-from cli.common import JsonOption, Output, domain_errors
+from cli.common import Output, domain_errors
+from cli.options import ChestsOption, JsonOption, TrialsOption
 from puzzles.chests import DEFAULT, load_chests
 from puzzles.trials import load_trials, trials_json
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.chestcards import Chest, ChestSet
-
-ChestsOption = Annotated[
-    Path | None,
-    typer.Option("--chests", metavar="FILE",
-                 help="A chest file replacing the shipped chests (puzzles/data/CHEST_FORMAT.md)."),
-]
-TrialsOption = Annotated[
-    Path | None,
-    typer.Option("--trials", metavar="FILE",
-                 help="A trial-table file replacing the shipped one (puzzles/data/CHEST_FORMAT.md)."),
-]
 
 
 def _mark(stand_in: bool, inferred: bool = False) -> str:

@@ -13,9 +13,10 @@ from typing import Annotated
 
 import typer
 
-from cli.common import JsonOption, Output, domain_errors, fail, read_json
+from cli.common import Output, domain_errors, fail
+from cli.options import JsonOption
 from cli.play import print_log, print_score
-from puzzles.lines import replay
+from puzzles.lines import read_line_file, replay
 from solver.engine.describe import describe_line
 
 EXIT_INVALID = 1
@@ -33,7 +34,7 @@ def verify_command(
 ) -> None:
     """Replay a line file: exit 0 valid (prints the recomputed score), 1 invalid (prints the
     first illegal step), 2 malformed file."""
-    data = read_json(line_file)
+    data = read_line_file(line_file)
     record, error = replay(data, base_dir=line_file.parent)
     if record is None:
         fail(f"{line_file}: {error}")

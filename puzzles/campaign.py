@@ -38,10 +38,12 @@ from pathlib import Path
 from typing import Any
 
 from puzzles.chests import DEFAULT, load_chests, to_letter
+from puzzles.lines import replay
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.chestcards import ChestDataError
 from solver.engine.chests import MAX_PER_ZONE
 from solver.engine.errors import HeritageError
+from solver.engine.goal_check import goals_json
 from solver.engine.setup import Setup
 from solver.rng import Stream, shuffled
 
@@ -289,9 +291,6 @@ def record_game(c: Campaign, game: Any, where: str = "game", base_dir: Path | No
     """The campaign after a finished game (its line file): the line is replayed and checked;
     achieved goals go to deck 2, the chests under the board to deck 3, revealed chests not kept
     as goals to deck 1; a failed goal ends the campaign (lost), 15 goals achieved wins it."""
-    from puzzles.lines import replay
-    from solver.engine.goal_check import goals_json
-
     if c.status != "playing":
         raise CampaignError(f"campaign: field 'status' = {c.status!r}: the campaign is finished")
     if c.next_game is None:

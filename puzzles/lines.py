@@ -135,6 +135,34 @@ def load_position(data: Any, base_dir: Path | None = None) -> GameRecord:
     return record
 
 
+def read_line_file(path: Path) -> Any:
+    """The JSON data of a line file (or any JSON file a command reads).
+
+    :raises LineError: (malformed) naming the file: it cannot be read, is not UTF-8 or not JSON."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise _malformed(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise _malformed(f"{path}: not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _malformed(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+
+
+def load_position_file(path: Path) -> GameRecord:
+    """`load_position` of a position file (card-set files it names are also looked for beside
+    it).
+
+    :raises LineError: naming the file: it cannot be read, or is not a legal position."""
+    data = read_line_file(path)
+    try:
+        return load_position(data, path.parent)
+    except LineError as exc:
+        raise LineError(f"{path}: not a legal position: {exc}", exc.malformed) from None
+
+
 def replay(data: Any, base_dir: Path | None = None) -> tuple[GameRecord | None, str | None]:
     """Check a whole game: deal the setup, apply every decision checking its legality, require
     the end of the game, compare the claimed score and goals with the recomputed ones.

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 import math
 import time
 from dataclasses import dataclass, field
@@ -38,8 +37,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from solver.engine import flow  # noqa: F401  (loads the engine modules in a working order)
+from puzzles.deal import build_setup, load_cards
+from puzzles.lines import load_position_file
 from solver.engine.actions import ACTION_SPACE
+from solver.engine.newgame import new_game
 from solver.engine.state import GameState
 
 GAME_NAME = "python_heritage"
@@ -67,7 +68,7 @@ def available() -> bool:
 def load_pyspiel() -> ModuleType:
     """The ``pyspiel`` module, or `OpenSpielUnavailable` naming the install command."""
     try:
-        import pyspiel
+        import pyspiel  # lazy: open-spiel is optional (the extra ``bench``)
     except ImportError as exc:
         raise OpenSpielUnavailable(
             "open-spiel is not installed: pip install 'heritage[bench]' (or pip install "
@@ -126,24 +127,13 @@ def root_from_params(params: dict[str, Any]) -> GameState:
     """The engine position of the game parameters (see the module docstring).
 
     :raises HeritageError: a bad trial, hand or position file (from the loaders)."""
-    from puzzles.cardsets import load_book
-    from puzzles.lines import load_position
-    from solver.engine.newgame import new_game
-    from solver.engine.setup import Setup
-
     position = str(params.get("position") or "")
     if position:
-        path = Path(position)
-        return load_position(json.loads(path.read_text(encoding="utf-8")), path.parent).state
-    book = load_book(["base"])
-    card_sets = tuple(("base", digest) for _, digest in book.sets)
-    setup = Setup(hand=str(params.get("hand", "1")), seed=int(params.get("seed", 0)),
-                  card_sets=card_sets)
+        return load_position_file(Path(position)).state
+    book, card_sets = load_cards(["base"])
     trial = int(params.get("trial", 0))
-    if trial:
-        from puzzles.trials import with_trial
-
-        setup = with_trial(setup, trial)
+    setup = build_setup(book, card_sets, hand=str(params.get("hand", "1")),
+                        seed=int(params.get("seed", 0)), trial=trial or None)
     return new_game(setup, book)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzles.chests import DEFAULT, chest_json, load_chests, to_letter
+from solver.engine.actions import CHEST_LETTERS
 from solver.engine.chestcards import ChestDataError, ChestSet
 from solver.engine.chests import MAX_PER_ZONE
 from solver.engine.setup import Setup
@@ -127,8 +128,6 @@ def with_trial(setup: Setup, number: int, chests: str = DEFAULT, trials: str = D
 
 def trials_json(table: dict[int, Trial], chests: ChestSet) -> list[dict[str, Any]]:
     """The trial table with each trial's chests spelled out (`heritage trials --json`)."""
-    from solver.engine.actions import CHEST_LETTERS
-
     def chest(ch: str) -> dict[str, Any]:
         return chest_json(chests[CHEST_LETTERS.index(ch)])
 

@@ -14,6 +14,8 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+import cli.cards
+import puzzles.deal
 from cli.app import app
 from cli.common import Output
 from tests.builder import book
@@ -296,14 +298,11 @@ def test_premade_hands_play_and_verify(hand: str, tmp_path: Path) -> None:
 
 def test_unimplemented_cards_restrict_the_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     """A card without an engine implementation: --missing lists it, play restricts the deal."""
-    import cli.cards
-    import cli.play
-
     def lacks_c5(card: Any) -> bool:
         return bool(card.code != "C5")
 
     monkeypatch.setattr(cli.cards, "card_implemented", lacks_c5)
-    monkeypatch.setattr(cli.play, "card_implemented", lacks_c5)
+    monkeypatch.setattr(puzzles.deal, "card_implemented", lacks_c5)
     missing = run("cards", "--missing")
     assert missing.exit_code == 0
     assert [row.split()[0] for row in missing.stdout.splitlines()[2:]] == ["C5"]

@@ -13,7 +13,6 @@ from puzzles.lines import load_position, replay
 from solver.engine import actions as A
 from solver.engine.cards import CardBook
 from solver.engine.describe import Decision, describe_line, render_group, walk_state
-from solver.engine.effects import MOVE, PAIR_FIRST, PAIR_SECOND, REMOVE_ONE
 from solver.engine.errors import IllegalActionError
 from solver.engine.frames import (
     D_ACTION,
@@ -34,6 +33,7 @@ from solver.engine.frames import (
 )
 from solver.engine.record import GameRecord, LineError, dumps
 from solver.engine.setup import Setup
+from solver.engine.targets import MOVE, PAIR_FIRST, PAIR_SECOND, REMOVE_ONE
 from solver.rng import Stream
 from tests.builder import book as base_book
 from tests.builder import idx

@@ -2,7 +2,11 @@
 
 A card with an effect outside these sets is listed by `heritage cards --missing`, kept out of a
 restricted game (`Setup.restricted`), and raises `EffectNotImplementedError` when it would
-resolve. `solver.engine.effects` checks at import that its handler tables cover these sets.
+resolve. The effect interpreter's dispatch is the source of truth: `tests/cards/test_coverage.py`
+checks that these sets are exactly the ops of `solver.engine.effects.STEP_HANDLERS` and the
+specials of its `SPECIAL_HANDLERS` and `STANDING_SPECIALS`. They are written out here, not
+imported: the interpreter sits above `solver.engine.state`, which reaches this module through
+`solver.engine.setup`, so importing the interpreter here would close an import loop.
 """
 
 from __future__ import annotations

@@ -25,16 +25,6 @@ from dataclasses import dataclass, field
 from solver.engine import actions as A
 from solver.engine.cards import CardBook
 from solver.engine.create import create_cost
-from solver.engine.effects import (
-    BURY,
-    MOVE,
-    PAIR_FIRST,
-    PAIR_SECOND,
-    REMOVE_ONE,
-    SWAP_FIRST,
-    SWAP_SECOND,
-    SWAP_SELF,
-)
 from solver.engine.errors import IllegalActionError
 from solver.engine.flow import RULES, Auto
 from solver.engine.frames import (
@@ -73,6 +63,16 @@ from solver.engine.frames import (
 from solver.engine.newgame import new_game
 from solver.engine.setup import Setup
 from solver.engine.state import CHEST_BASE, EMPTY, GameState
+from solver.engine.targets import (
+    MOVE,
+    PAIR_FIRST,
+    PAIR_SECOND,
+    REMOVE_ONE,
+    SWAP_FIRST,
+    SWAP_SECOND,
+    SWAP_SELF,
+)
+from solver.engine.techeffects import BURY
 
 # Decision kinds whose consecutive choices read as one clause ("discarding A and B").
 _RUNS = frozenset({D_KEEP, D_PAY, D_ARCHIVE, D_REMOVE, D_PICK, D_BOTTOM, D_DISCARD_VAR,

@@ -18,12 +18,16 @@ from typing import Protocol
 from solver.engine import (
     archive,
     chests,
+    costs,
     create,
     decline,
     effects,
     excavate,
     knowledge,
     learn,
+    reveal,
+    targets,
+    techeffects,
     turn,
 )
 from solver.engine.errors import IllegalActionError
@@ -37,10 +41,11 @@ Auto = Callable[[GameState, Frame], None]
 Options = Callable[[GameState, Frame], list[int]]
 Choose = Callable[[GameState, Frame, int], None]
 
-#: The modules whose handlers make up the rules, in the order their tables are merged.
+#: The modules whose handlers make up the rules (each frame kind is handled by one of them).
 PHASE_MODULES: tuple[Callable[[], Registry], ...] = (
     turn.register, decline.register, create.register, learn.register, archive.register,
-    excavate.register, effects.register, knowledge.register, chests.register,
+    excavate.register, effects.register, targets.register, reveal.register, techeffects.register,
+    costs.register, knowledge.register, chests.register,
 )
 
 
@@ -60,14 +65,17 @@ class Rules:
     __slots__ = ("auto", "options", "choose")
 
     def __init__(self, registries: tuple[Callable[[], Registry], ...] = PHASE_MODULES) -> None:
+        """Merge the modules' handler tables; a frame kind handled twice raises `ValueError`."""
         self.auto: dict[int, Auto] = {}
         self.options: dict[int, Options] = {}
         self.choose: dict[int, Choose] = {}
         for register in registries:
             a, o, c = register()
-            self.auto.update(a)
-            self.options.update(o)
-            self.choose.update(c)
+            for table, part in ((self.auto, a), (self.options, o), (self.choose, c)):
+                twice = table.keys() & part.keys()
+                if twice:
+                    raise ValueError(f"frame kinds {sorted(twice)} are registered twice")
+                table.update(part)
 
     def settle(self, st: GameState, observer: Observer | None = None) -> None:
         """Advance until a decision with two or more options is pending, or the game is over."""

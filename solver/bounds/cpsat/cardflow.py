@@ -1,0 +1,193 @@
+"""Cards over the turns: drawn, held, paid, and dug out of the deck (relaxation 4).
+
+4. **Cards.** A card is created only if it can be in hand: in hand now, or at deck position p
+   when at least p + 1 cards can have left the deck by that turn (every search, excavation,
+   earlier decline draw, plus every other effect's draws and reveals whenever they happen); the
+   discard pile only after a reshuffle (then cards that leave play may be created again,
+   `solver.bounds.cpsat.reshuffle`; `dig_for_cards`). Per turn, the cards used by then
+   (monuments due to decline by then with their discards, archived cards) never exceed the
+   starting hand plus the cards drawn so far, and the cards banked from searches, excavations
+   and earlier declines never exceed 10 (D4; `hold_cards`). Other effects' gains count from
+   the start (earlier than the engine allows: an overestimate; `effect_draws`).
+"""
+
+from __future__ import annotations
+
+from solver.bounds.cpsat.context import Context, LinExpr
+from solver.bounds.cpsat.resources import HAND_LIMIT
+from solver.bounds.cpsat.schedule import END
+from solver.bounds.cpsat.variables import (
+    Artifacts,
+    Draws,
+    Effects,
+    Events,
+    Monuments,
+    RunningTotals,
+    SlotDeclines,
+    Specials,
+    Technologies,
+    TurnActions,
+    Var,
+)
+
+
+def _most_cards(ctx: Context) -> int:
+    """An upper bound on any count of cards the flow variables hold."""
+    st = ctx.state
+    return 10 * (ctx.actions_left + 10) + len(st.deck) + len(st.discard) + len(st.hand)
+
+
+def effect_draws(ctx: Context, effects: Effects) -> Draws:
+    """Cards drawn (and taken off the deck) by effects: in all, at most their gains plus
+    Elongated Skulls' draws, counted from the start; those of unconditional decline effects
+    per decline slot (RULES.md section 4C step 2: in that decline phase)."""
+    m, gains, big = ctx.model, effects.gains, _most_cards(ctx)
+    by_effects = m.new_int_var(0, big, "effect_draws")
+    dug_by_effects = m.new_int_var(0, big, "effect_depth")
+    elongated = m.new_int_var(0, big, "elongated_draws")
+    m.add(by_effects <= gains["draw"] + elongated)
+    m.add(dug_by_effects <= gains["depth"] + elongated)
+    in_decline: list[LinExpr] = []
+    dug_in_decline: list[LinExpr] = []
+    for i in range(ctx.n_slots):
+        if effects.decline_draws.get(i):
+            d = m.new_int_var(0, big, f"decline_draws{i}")
+            dd = m.new_int_var(0, big, f"decline_depth{i}")
+            m.add(d <= sum(effects.decline_draws[i]))
+            m.add(dd <= sum(effects.decline_depth[i]))
+            in_decline.append(d)
+            dug_in_decline.append(dd)
+        else:
+            in_decline.append(0)
+            dug_in_decline.append(0)
+    return Draws(by_effects=by_effects, dug_by_effects=dug_by_effects, elongated=elongated,
+                 in_decline=in_decline, dug_in_decline=dug_in_decline)
+
+
+def running_totals(ctx: Context, turns: TurnActions, declines: SlotDeclines,
+                   draws: Draws) -> RunningTotals:
+    """Per slot, the totals from now to its end of the Creates, the new monuments due and
+    their cards, the archived cards, the cards drawn (Searches, excavations, declines), the
+    cards dug, the declines and the rotations (bookkeeping for `hold_cards` and
+    `dig_for_cards`; no rule of its own)."""
+    n, big = ctx.n_slots, _most_cards(ctx)
+    t = turns
+    return RunningTotals(
+        creates=ctx.running_totals(t.creates, "creates_by", 2 * n),
+        due=ctx.running_totals(declines.new, "due_by", big),
+        due_cards=ctx.running_totals(declines.new_cards, "due_cards_by", big),
+        archived=ctx.running_totals(t.archived, "archived_by", big),
+        drawn=ctx.running_totals([t.searches[i] + t.excavated[i] for i in range(n)],
+                                 "drawn_by", big),
+        decline_drawn=ctx.running_totals(draws.in_decline, "decline_drawn_by", big),
+        dug=ctx.running_totals([t.searches[i] + t.excavated[i] + draws.dug_in_decline[i]
+                                for i in range(n)], "dug_by", big),
+        declined=ctx.running_totals(declines.declined, "declined_by", big),
+        rotated=ctx.running_totals(t.rotated, "rotated_by", big),
+    )
+
+
+def archive_by_effects(ctx: Context, effects: Effects) -> Var:
+    """Cards archived by effects: at most 10 per granted Archive (D4)."""
+    v = ctx.model.new_int_var(0, _most_cards(ctx), "archived_free")
+    ctx.model.add(v <= HAND_LIMIT * effects.gains["archive"])
+    return v
+
+
+def limit_creations(ctx: Context, totals: RunningTotals, effects: Effects, specials: Specials,
+                    events: Events, artifacts: Artifacts) -> LinExpr:
+    """Creates: the Create actions plus the granted ones (RULES.md section 5), monuments and
+    artifacts apart and together. Returns the granted monument Creates."""
+    m, gains, creates = ctx.model, effects.gains, totals.creates[-1]
+    granted_mon = gains["create_mon"] + specials.poulnabrone
+    m.add(events.monuments_created <= creates + granted_mon)
+    m.add(artifacts.created_total <= creates + gains["create_art"])
+    m.add(events.monuments_created + artifacts.created_total
+          <= creates + granted_mon + gains["create_art"])
+    return granted_mon
+
+
+def hold_cards(ctx: Context, totals: RunningTotals, draws: Draws, effects: Effects,
+               granted_mon: LinExpr) -> list[Var]:
+    """Relaxation 4, per slot: the cards used by then (never fewer later) cover the monuments
+    due by then (created by a Create by then) with their discards and the archived cards,
+    and never exceed the starting hand plus the cards drawn; the cards banked from actions and
+    earlier declines never exceed 10 (D4). Excavation rotates straight Past monuments only
+    (D7): those there now, declined before, or straightened. Returns the cards used by each
+    slot."""
+    st, m, n, big = ctx.state, ctx.model, ctx.n_slots, _most_cards(ctx)
+    hand0 = ctx.phase.hand
+    used = [m.new_int_var(0, big, f"used{i}") for i in range(n)]
+    straight0 = len(st.past) - st.rotated
+    for i in range(n):
+        if i:
+            m.add(used[i] >= used[i - 1])
+        m.add(totals.creates[i] + granted_mon >= totals.due[i])
+        m.add(used[i] >= totals.due_cards[i] + totals.archived[i])
+        m.add(used[i] <= hand0 + totals.drawn[i] + totals.decline_drawn[i] + draws.by_effects)
+        m.add(hand0 + totals.drawn[i] + (totals.decline_drawn[i - 1] if i else 0) - used[i]
+              <= HAND_LIMIT)
+        # Excavation rotates straight Past monuments only (D7): those declined before.
+        m.add(totals.rotated[i] <= straight0 + (totals.declined[i - 1] if i else 0)
+              + effects.gains["straighten"])
+    return used
+
+
+def pay_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
+                  techs: Technologies, totals: RunningTotals, draws: Draws,
+                  used: list[Var], distance: Var, archived_by_effects: Var) -> Var:
+    """Every creation costs its card and its discards (RULES.md section 5; distance costs
+    apart), every archived card one; all of them come out of the cards used by the end. Ancient
+    Greek creates its artifact from the revealed cards, not from the hand. Returns the hand
+    at the end."""
+    m, cards = ctx.model, ctx.cards
+    hand0 = ctx.phase.hand
+    greek = sum(techs.learned[t] for t in techs.learnable
+                if any(s.op == "ancient_greek" for e in cards[t].effects for s in e.steps))
+    paid = (sum((1 + cards[c].discard_cost) * monuments.created[c] for c in monuments.new)
+            + distance
+            + sum((1 + cards[a].discard_cost) * artifacts.created[a] for a in artifacts.new)
+            + totals.archived[-1] + archived_by_effects - greek)
+    m.add(used[-1] >= paid)
+    hand_final = m.new_int_var(0, HAND_LIMIT, "hand_final")
+    m.add(hand_final == hand0 + totals.drawn[-1] + totals.decline_drawn[-1] + draws.by_effects
+          - used[-1])
+    return hand_final
+
+
+def dig_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
+                  totals: RunningTotals, draws: Draws, reshuffle: Var | None) -> None:
+    """Relaxation 4: a card deep in the deck needs the deck dug that far by its turn (the
+    latest slot of its fate's route); a reshuffle needs the whole deck dug (RULES.md section
+    5: cards are drawn from the top; an empty deck is refilled from the discard pile)."""
+    st, m, reach, n = ctx.state, ctx.model, ctx.reach, ctx.n_slots
+    dug = [totals.dug[i] + draws.dug_by_effects for i in range(n)]
+    # Cards revealed in a decline phase help only a Create made later in that phase (a
+    # decline effect's Create, M11): without one, count them from the next turn on.
+    same = [dug[i] - (draws.dug_in_decline[i] if not reach.entries else 0) for i in range(n)]
+    for c in monuments.new:
+        p = reach.positions[c]
+        if p < 0:
+            continue
+        for fate, v in monuments.fate[c].items():
+            i = monuments.routes[c][fate].latest
+            m.add((same[i] if fate != END else dug[i]) >= (p + 1) * v)
+        if c in monuments.vanished:
+            first = monuments.vanished[c] if reshuffle is None \
+                else _first_vanishing(ctx, monuments, c)
+            m.add(dug[-1] >= (p + 1) * first)
+    for a in artifacts.new:
+        p = reach.positions[a]
+        if p >= 0:
+            m.add(dug[-1] >= (p + 1) * artifacts.first_created[a])
+    if reshuffle is not None:
+        m.add(dug[-1] >= (len(st.deck) + 1) * reshuffle)
+
+
+def _first_vanishing(ctx: Context, monuments: Monuments, c: int) -> Var:
+    """The first vanishing of a card (its first creation) as a Boolean."""
+    first = monuments.vanished[c]
+    assert not isinstance(first, int)
+    b = ctx.model.new_bool_var(f"vanished_{ctx.cards[c].code}")
+    ctx.model.add(first <= ctx.actions_left * b + b)
+    return b

@@ -1,0 +1,266 @@
+"""Card effects: how often each can fire and what it yields at most (relaxation 5, effects).
+
+5. **Effects** (the second half of relaxation 5; actions: `solver.bounds.cpsat.turns`).
+   Effects give at most their printed gains per activation
+   (`solver.bounds.cpsat.resources`): immediate ones once per creation (or Learn), decline ones
+   once per decline, Timeline ones once per Timeline phase in play (at most 6 by the slides
+   alone; at most 12 monuments and the free artifact spaces are in play at a phase), triggers
+   once per event while in play (`activate_effects`). An effect whose condition reads a counter
+   that never goes down fires only if the final counter meets it (`link_conditions`), and a
+   Timeline effect (or Poulnabrone's extra Create, M36) that needs a Past count fires only in
+   turns where the Past already reached it (`solver.bounds.cpsat.timing`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+
+from solver.bounds.cpsat.artifacts import artifact_spaces
+from solver.bounds.cpsat.context import KIND_KEYS, Context, LinExpr
+from solver.bounds.cpsat.facts import is_monotone
+from solver.bounds.cpsat.resources import Gains
+from solver.bounds.cpsat.schedule import END, SPACES
+from solver.bounds.cpsat.variables import (
+    Artifacts,
+    Effects,
+    Events,
+    FinalCounters,
+    Monuments,
+    Specials,
+    Technologies,
+    TurnActions,
+    Var,
+)
+from solver.engine.cards import ARTIFACT, MONUMENT_KINDS, TECH_TYPE_NAMES, Effect
+
+POOLS = tuple(f.name for f in fields(Gains))
+
+
+def count_events(ctx: Context, monuments: Monuments, techs: Technologies) -> Events:
+    """The events that triggered effects count (RULES.md section 5: "each time you LEARN /
+    CREATE"): Learns (in all and per technology type) and monument creations (per type and
+    in all)."""
+    cards, learned = ctx.cards, techs.learned
+    learns_of_type = {k: ctx.as_var(sum(learned[t] for t in techs.learnable
+                                        if cards[t].kind == k), f"learned_{name}")
+                      for k, name in enumerate(TECH_TYPE_NAMES)}
+    learns = ctx.as_var(sum(learned.values()), "learned")
+    of_kind = {k: ctx.as_var(sum(monuments.created[c] for c in monuments.cards
+                                 if cards[c].kind == k), f"created_{name}")
+               for k, name in zip(MONUMENT_KINDS, KIND_KEYS, strict=True)}
+    total = ctx.as_var(sum(of_kind.values()), "created_monuments")
+    return Events(learns_of_type=learns_of_type, learns=learns, monuments_of_kind=of_kind,
+                  monuments_created=total)
+
+
+class _Activations:
+    """The activation variables of the effects, with the condition literals they need."""
+
+    def __init__(self, ctx: Context, monuments: Monuments, artifacts: Artifacts,
+                 techs: Technologies, events: Events, turns: TurnActions,
+                 reshuffle: Var | None) -> None:
+        self.ctx, self.monuments, self.artifacts = ctx, monuments, artifacts
+        self.techs, self.events, self.turns, self.reshuffle = techs, events, turns, reshuffle
+        self.conditions: list[tuple[Var, Effect]] = []
+        self.in_play: dict[int, LinExpr] = {}
+
+    def gated(self, base: LinExpr, top: int, e: Effect, name: str) -> LinExpr:
+        """The activations of effect `e`: at most `base`, and none unless its condition can
+        hold at the end (see `activate_effects`)."""
+        if not any(is_monotone(c) for c in e.condition):
+            return base
+        m = self.ctx.model
+        b = m.new_bool_var(f"cond_{name}")
+        act = m.new_int_var(0, max(1, top), f"act_{name}")
+        m.add(act <= base)
+        m.add(act <= max(1, top) * b)
+        self.conditions.append((b, e))
+        return act
+
+    def triggered(self, c: int, e: Effect, name: str) -> Var:
+        """A triggered effect fires at most once per event, and only while its card is in
+        play (RULES.md section 5: "each time you CREATE / LEARN / EXCAVATE")."""
+        m, actions = self.ctx.model, self.ctx.actions_left
+        arts, ev = self.artifacts, self.events
+        t = e.trigger
+        assert t is not None
+        events: LinExpr
+        lives = 1 + (actions if self.reshuffle is not None else 0)
+        if t.event == "learn":
+            events = ev.learns if t.tech_type is None else ev.learns_of_type[t.tech_type]
+            top = len(self.techs.learnable)
+        elif t.event == "excavate":
+            events = sum(self.turns.excavations)
+            top = actions
+        elif t.kind == ARTIFACT:
+            events = arts.created_total
+            top = len(arts.new) * lives + len(arts.created_again) * actions
+        else:
+            events = ev.monuments_created if t.monument_type is None \
+                else ev.monuments_of_kind[t.monument_type]
+            top = len(self.monuments.cards) * lives
+            if t.kind is None:
+                events = events + arts.created_total
+                top += len(arts.new) * lives + len(arts.created_again) * actions
+        top = max(1, top)
+        act = m.new_int_var(0, top, f"trig_{name}")
+        m.add(act <= events)
+        m.add(act <= top * self.in_play[c])
+        if any(is_monotone(cl) for cl in e.condition):
+            b = m.new_bool_var(f"cond_{name}")
+            m.add(act <= top * b)
+            self.conditions.append((b, e))
+        return act
+
+    def timeline_phases(self, c: int, flexible: bool) -> int:
+        """Timeline phases a monument can spend in the Timeline: from its creation (or now) to
+        its decline, at most 6 by the slides alone (RULES.md section 4C step 3)."""
+        sch = self.ctx.schedule
+        phases = sch.timeline_phases
+        if flexible:
+            return phases
+        space_now = self.monuments.space_now
+        if c in space_now:
+            j = sch.graph.decline_slot(0, space_now[c])
+            return phases if j is None else sch.timeline_phases_through(j)
+        return min(SPACES, phases)
+
+
+def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
+                     techs: Technologies, events: Events, turns: TurnActions,
+                     reshuffle: Var | None) -> Effects:
+    """Sum, over every card that can be in play, its gains times its activations.
+
+    Activations (RULES.md sections 4B, 4C, 5): an immediate effect once per creation (per
+    Learn for a technology); a decline effect once per decline; a Timeline effect once per
+    Timeline phase in play (at most 6 by the slides alone, and at most 12 monuments and the
+    free artifact spaces in play per phase); a trigger once per event while in play. An effect
+    whose condition reads a counter that never goes down (Past, technologies, artifacts ever
+    on the board, the highest lost knowledge) fires only if the final counter meets it. The
+    draws of an unconditional decline effect are counted in its decline slot."""
+    st, m, cards, facts, sch = ctx.state, ctx.model, ctx.cards, ctx.facts, ctx.schedule
+    actions, phases = ctx.actions_left, sch.timeline_phases
+    pool: dict[str, list[LinExpr]] = {k: [] for k in POOLS}
+    timed: list[tuple[LinExpr, Effect, str]] = []  # Timeline effects: (activations, ...)
+    builders = len(st.deck) + len(st.discard)
+
+    def add(g: Gains, act: LinExpr) -> None:
+        if g.depth > builders:  # a reveal through the whole deck (P33) digs no deeper
+            g = replace(g, depth=builders)
+        for key in POOLS:
+            v = getattr(g, key)
+            if v:
+                pool[key].append(v * act)
+
+    add(ctx.chest_gains, 1)
+    decline_draws: dict[int, list[LinExpr]] = {j: [] for j in sch.decline_slots}
+    decline_depth: dict[int, list[LinExpr]] = {j: [] for j in sch.decline_slots}
+    flexible = ctx.reach.movers or ctx.reach.potala
+    acts = _Activations(ctx, monuments, artifacts, techs, events, turns, reshuffle)
+    in_play = acts.in_play
+    tl_mon: list[LinExpr] = []
+    tl_art: list[LinExpr] = []
+    freed_by_paying: list[LinExpr] = []
+    for c in monuments.cards:
+        f = facts[c]
+        created = monuments.created[c]
+        in_play[c] = created + (1 if c in monuments.space_now else 0)
+        for k, (e, g) in enumerate(f.parts):
+            name = f"{cards[c].code}_{k}"
+            if e.trigger is not None:
+                act = acts.triggered(c, e, name)
+            elif e.moment == "immediate":
+                act = acts.gated(created, actions + 1, e, name)
+            elif e.moment == "decline":
+                if not e.condition and c not in monuments.vanished and (g.draw or g.depth):
+                    g = replace(g, depth=min(g.depth, builders))
+                    for fate, v in monuments.fate[c].items():
+                        if fate != END:
+                            decline_draws[fate[1]].append(g.draw * v)
+                            decline_depth[fate[1]].append(g.depth * v)
+                    g = replace(g, draw=0, depth=0)
+                act = acts.gated(monuments.in_past[c] + monuments.vanished.get(c, 0),
+                                 actions + 2, e, name)
+            elif e.moment == "timeline":
+                cap = acts.timeline_phases(c, flexible)
+                act = acts.gated(cap * in_play[c], cap * (actions + 2), e, name)
+                tl_mon.append(act)
+                timed.append((act, e, name))
+            else:
+                continue
+            add(g, act)
+            if f.frees_artifacts and e.moment != "timeline":
+                freed_by_paying.append(5 * act)
+    for a in ctx.reach.on_board + artifacts.new:
+        made = artifacts.created.get(a, 0) + artifacts.created_again.get(a, 0)
+        in_play[a] = made + (1 if a in ctx.reach.on_board else 0)
+        for k, (e, g) in enumerate(facts[a].parts):
+            name = f"{cards[a].code}_{k}"
+            if e.trigger is not None:
+                act = acts.triggered(a, e, name)
+            elif e.moment == "immediate":
+                act = acts.gated(made, actions + 1, e, name)
+            elif e.moment == "timeline":
+                act = acts.gated(phases * in_play[a], phases * (actions + 2), e, name)
+                tl_art.append(act)
+                timed.append((act, e, name))
+            else:
+                continue
+            add(g, act)
+    for t in techs.learnable:
+        for k, (e, g) in enumerate(facts[t].parts):
+            if e.moment == "immediate" and e.trigger is None:
+                add(g, acts.gated(techs.learned[t], 1, e, f"{cards[t].code}_{k}"))
+    # At most 12 monuments and the free artifact spaces are in play at each Timeline phase.
+    if tl_mon:
+        m.add(sum(tl_mon) <= 2 * SPACES * phases)
+    if tl_art:
+        m.add(sum(tl_art) <= artifact_spaces(ctx) * phases)
+    return Effects(gains={k: sum(v) if v else 0 for k, v in pool.items()},
+                   conditions=acts.conditions, timed=timed, decline_draws=decline_draws,
+                   decline_depth=decline_depth, in_play=in_play,
+                   freed_by_paying=freed_by_paying)
+
+
+def special_cards(ctx: Context, effects: Effects, turns: TurnActions,
+                  events: Events) -> Specials:
+    """Cards whose rule is not a list of steps: Kensington Runestone (knowledge removed per
+    excavation while in play), Elongated Skulls (draws, bounded in `knowledge`), and
+    Poulnabrone Dolmen (M36: one more Create per Create it did not grant, with 11 or more in
+    the Past; the turns: `timing.poulnabrone_turns`)."""
+    m, cards, in_play = ctx.model, ctx.cards, effects.in_play
+    kensington: LinExpr = 0
+    elongated: list[LinExpr] = []
+    poulnabrone: LinExpr = 0
+    poulnabrone_creates: list[Var] = []
+    big = ctx.actions_left + 60
+    for c in sorted(in_play):
+        sp = ctx.facts[c].specials
+        if "kensington_runestone" in sp:
+            kens = m.new_int_var(0, big, f"kens_{cards[c].code}")
+            m.add(kens <= sum(turns.excavations))
+            m.add(kens <= big * in_play[c])
+            kensington = kensington + kens
+        if "elongated_skulls" in sp:
+            elongated.append(in_play[c])
+        if "poulnabrone" in sp:
+            # M36: one more Create per Create it did not grant, with 11 or more in the Past.
+            p = m.new_int_var(0, big, f"poul_{cards[c].code}")
+            m.add(2 * p <= events.monuments_created)
+            m.add(p <= big * in_play[c])
+            poulnabrone_creates.append(p)
+            poulnabrone = poulnabrone + p
+    return Specials(kensington=kensington, elongated_skulls=elongated, poulnabrone=poulnabrone,
+                    poulnabrone_creates=poulnabrone_creates)
+
+
+def link_conditions(ctx: Context, effects: Effects, final: FinalCounters) -> None:
+    """Link each condition literal to the final counters (clauses that can only grow): an
+    effect gated on such a clause fires only if the final counter meets it (a condition met
+    when the effect fires still holds at the end: the Past, technologies, the highest lost
+    knowledge and the artifacts ever on the board never go down, RULES.md sections 4-5)."""
+    for b, e in effects.conditions:
+        for clause in e.condition:
+            if is_monotone(clause):
+                ctx.model.add(final.monotone(clause.counter) >= clause.value) \
+                    .only_enforce_if(b)
