@@ -1,5 +1,6 @@
 """Compare the speed of two source trees of heritage in one run: engine random games/s
-(`benchmarks.engine`) and NRPA decisions/s, interleaved, medians of several runs each.
+(`benchmarks.engine`), NRPA decisions/s and exact-search nodes/s (from the start of turn 16 of
+an NRPA line, simple bound), interleaved, medians of several runs each.
 
 Each measurement runs in a fresh interpreter with the tree first on ``sys.path``, so the two
 trees never share a process. Older trees (before the rooms of ARCHITECTURE.md) are measured
@@ -40,6 +41,40 @@ print(json.dumps({"nodes": inc.nodes, "value": inc.value, "seconds": seconds,
 """
 
 
+EXACT_PROBE = """
+import json, time
+from puzzles.cardsets import load_book
+from solver.search.exhaustive import SearchConfig, search
+from solver.search.nrpa import NRPA, NRPAConfig
+try:
+    from solver.engine.newgame import new_game
+    from solver.engine.setup import Setup
+    from solver.game import HeritageGame
+    game = HeritageGame()
+    nrpa_extra = {"game": game}
+    def exact(pos, nodes):
+        return search(pos, SearchConfig(max_nodes=nodes), order=game.order(pos, []), game=game)
+except ImportError:  # a tree before the rooms: the state carries its own hooks
+    from solver.setup import Setup, new_game
+    from solver.solve import incumbent_order
+    nrpa_extra = {}
+    def exact(pos, nodes):
+        return search(pos, SearchConfig(max_nodes=nodes), order=incumbent_order(pos, []))
+root = new_game(Setup(hand="1", seed=0), load_book(["base"]))
+line = NRPA(root, NRPAConfig(max_nodes=20000, seed=0), **nrpa_extra).run().line
+pos = root.clone()
+for a in line:
+    if pos.turn >= 16:
+        break
+    pos.apply(a)
+start = time.perf_counter()
+res = exact(pos, %d)
+seconds = time.perf_counter() - start
+print(json.dumps({"nodes": res.nodes, "value": res.value, "seconds": seconds,
+                  "nodes_per_second": res.nodes / seconds}))
+"""
+
+
 def _run(tree: Path, args: list[str]) -> dict[str, float]:
     out = subprocess.run([sys.executable, *args], cwd=tree, check=True, capture_output=True,
                          text=True, env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"})
@@ -47,11 +82,13 @@ def _run(tree: Path, args: list[str]) -> dict[str, float]:
     return result
 
 
-def measure(tree: Path, games: int, nodes: int) -> tuple[dict[str, float], dict[str, float]]:
-    """One engine run and one NRPA run in `tree`."""
+def measure(tree: Path, games: int, nodes: int,
+            exact_nodes: int) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
+    """One engine run, one NRPA run and one exact search (turn 16, simple bound) in `tree`."""
     engine = _run(tree, ["-m", "benchmarks.engine", "--games", str(games), "--json"])
     nrpa = _run(tree, ["-c", NRPA_PROBE % nodes])
-    return engine, nrpa
+    exact = _run(tree, ["-c", EXACT_PROBE % exact_nodes])
+    return engine, nrpa, exact
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,22 +98,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="interleaved runs of each (5)")
     parser.add_argument("--games", type=int, default=200, help="random games a run (200)")
     parser.add_argument("--nodes", type=int, default=60_000, help="NRPA decisions a run")
+    parser.add_argument("--exact-nodes", type=int, default=30_000,
+                        help="exact-search nodes a run (from turn 16 of an NRPA line)")
     args = parser.parse_args(argv)
     rows: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
     checks: dict[str, set[tuple[float, ...]]] = {"old": set(), "new": set()}
     for _ in range(args.runs):
         for name, tree in (("old", args.old), ("new", args.new)):
-            engine, nrpa = measure(tree.resolve(), args.games, args.nodes)
+            engine, nrpa, exact = measure(tree.resolve(), args.games, args.nodes,
+                                          args.exact_nodes)
             rows[name].setdefault("games/s", []).append(engine["games_per_second"])
             rows[name].setdefault("NRPA decisions/s", []).append(nrpa["nodes_per_second"])
-            checks[name].add((engine["decisions"], nrpa["nodes"], nrpa["value"]))
+            rows[name].setdefault("exact nodes/s", []).append(exact["nodes_per_second"])
+            checks[name].add((engine["decisions"], nrpa["nodes"], nrpa["value"], exact["nodes"],
+                              exact["value"]))
     print(f"{'measure':<20} {'old (median)':>14} {'new (median)':>14} {'new/old':>8}")
-    for measure_name in ("games/s", "NRPA decisions/s"):
+    for measure_name in ("games/s", "NRPA decisions/s", "exact nodes/s"):
         old = statistics.median(rows["old"][measure_name])
         new = statistics.median(rows["new"][measure_name])
         print(f"{measure_name:<20} {old:>14,.1f} {new:>14,.1f} {new / old:>8.3f}")
     same = checks["old"] == checks["new"] and len(checks["new"]) == 1
-    print(f"same work in both trees (decisions, NRPA nodes and value): {same} "
+    print(f"same work in both trees (decisions, NRPA nodes and value, exact nodes and value): "
+          f"{same} "
           f"{sorted(checks['new'])}")
     return 0 if same else 1
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from solver.bounds.cpsat.bound import BoundResult, CpsatBound
-from solver.bounds.simple import simple_upper_bound
+from solver.bounds.simple import PoolFactsCache, simple_upper_bound
 from solver.engine.state import GameState
 
 BOUND_NAMES = ("simple", "cpsat")
@@ -40,12 +40,16 @@ class Bound(Protocol):
 
 
 class SimpleBound:
-    """The simple admissible bound (`solver.bounds.simple`): no state, no plan."""
+    """The simple admissible bound (`solver.bounds.simple`), with the pool facts of the game
+    it is asked about kept between calls (a search asks about one game); no plan."""
 
     name = "simple"
 
+    def __init__(self) -> None:
+        self.pool = PoolFactsCache()
+
     def upper_bound(self, st: GameState) -> float:
-        return float(simple_upper_bound(st))
+        return float(simple_upper_bound(st, self.pool.facts(st)))
 
     def root(self, st: GameState) -> BoundResult:
         return BoundResult(self.upper_bound(st), False, source="simple")

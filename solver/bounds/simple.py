@@ -21,6 +21,8 @@ and bound cut. The constraint layer (`solver.bounds.cpsat`) gives a tighter one.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from solver.engine.cards import ARTIFACT, Card
 from solver.engine.frames import F_DECLINE_PHASE
 from solver.engine.setup import turns_for
@@ -52,39 +54,98 @@ def decline_phases_left(st: GameState) -> int:
     return later + now
 
 
-def simple_upper_bound(st: GameState) -> int:
-    """At the end, the exact score; before it, a bound no line can beat (see the module)."""
+@dataclass(frozen=True)
+class PoolFacts:
+    """What the simple bound reads of a game's card pool: fixed once the game is dealt, so a
+    search computes it once (`SimpleBound` keeps it) instead of at every node.
+
+    :param monuments: the pool's monuments (builder cards that are not artifacts), ascending.
+    :param vp: printed VP of every card, by index.
+    :param movers: monuments whose effect can create or move a monument.
+    :param grants: how many Learns a card's effects grant, by index.
+    :param endgame: monuments with an end-game scoring effect.
+    :param techs_by_vp: (VP, index) of the pool's technologies, highest VP first.
+    """
+
+    monuments: tuple[int, ...]
+    vp: tuple[int, ...]
+    movers: frozenset[int]
+    grants: tuple[int, ...]
+    endgame: frozenset[int]
+    techs_by_vp: tuple[tuple[int, int], ...]
+
+
+def pool_facts(st: GameState) -> PoolFacts:
+    """The `PoolFacts` of the game `st` belongs to (its setup's card pool)."""
+    cards = st.book.cards
+    pool = st.setup.card_pool(st.book)
+    monuments = tuple(sorted(c for c in pool if not cards[c].is_tech
+                             and cards[c].kind != ARTIFACT))
+    techs = sorted(((cards[c].vp, c) for c in pool if cards[c].is_tech), key=lambda t: -t[0])
+    return PoolFacts(
+        monuments=monuments,
+        vp=tuple(c.vp for c in cards),
+        movers=frozenset(c for c in monuments if _is_mover(cards[c])),
+        grants=tuple(_grants_learn(c) for c in cards),
+        endgame=frozenset(c for c in monuments if cards[c].activation == "endgame"),
+        techs_by_vp=tuple(techs),
+    )
+
+
+class PoolFactsCache:
+    """The `PoolFacts` of the last game asked about (a search asks about one game), recomputed
+    when a state of another game (another setup or card book object) comes."""
+
+    def __init__(self) -> None:
+        self._setup: object = None
+        self._book: object = None
+        self._facts: PoolFacts | None = None
+
+    def facts(self, st: GameState) -> PoolFacts:
+        if self._facts is None or st.setup is not self._setup or st.book is not self._book:
+            self._setup, self._book = st.setup, st.book
+            self._facts = pool_facts(st)
+        return self._facts
+
+
+def simple_upper_bound(st: GameState, facts: PoolFacts | None = None) -> int:
+    """At the end, the exact score; before it, a bound no line can beat (see the module).
+    `facts` (the game's `pool_facts`) saves recomputing the pool at every call."""
     sheet = st.score()
     if st.over:
         return sheet.total
+    if facts is None:
+        facts = pool_facts(st)
     cards = st.book.cards
     phases = decline_phases_left(st)
     past_set = set(st.past)
-    future = [c for c in st.setup.card_pool(st.book)
-              if not cards[c].is_tech and cards[c].kind != ARTIFACT and c not in past_set]
-    movers = sum(1 for c in future if _is_mover(cards[c]))
+    future = [c for c in facts.monuments if c not in past_set]
+    movers = sum(1 for c in future if c in facts.movers)
     declines = min(len(future), 2 * phases + movers) if phases or movers else 0
     if phases == 0:
         declines = min(declines, 2)  # only a decline in progress can still move cards
-    best_vp = sorted((cards[c].vp for c in future), reverse=True)[:declines]
+    vp = facts.vp
+    best_vp = sorted((vp[c] for c in future), reverse=True)[:declines]
+    grants = facts.grants
     learns_left = 2 * max(0, turns_for(st.setup.time_space) - max(st.turn, 1) + 1) + sum(
-        _grants_learn(cards[c]) for c in future)
+        grants[c] for c in future)
     known_techs = set(st.techs)
-    tech_vps = sorted((c.vp for c in cards if c.is_tech and c.index not in known_techs
-                       and c.index in st.setup.card_pool(st.book)), reverse=True)
+    tech_vps = [v for v, c in facts.techs_by_vp if c not in known_techs]
     tech_future = sum(tech_vps[:learns_left])
     # End-game effects at their most optimistic: each card's effect bounded by its score rule
     # with counters at their largest possible values.
     past_final = len(st.past) + declines
     techs_final = len(st.techs) + min(learns_left, len(tech_vps))
-    effect_cards = [c for c in st.past] + [c for c in future if cards[c].activation == "endgame"]
     effect_bound = 0
+    for c in st.past:
+        effect_bound += _effect_max(cards[c], past_final, techs_final)
     extra_effect_cards = 0
-    for c in effect_cards:
-        if c not in past_set:
-            if extra_effect_cards >= declines:
-                break
-            extra_effect_cards += 1
+    for c in future:
+        if c not in facts.endgame:
+            continue
+        if extra_effect_cards >= declines:
+            break
+        extra_effect_cards += 1
         effect_bound += _effect_max(cards[c], past_final, techs_final)
     return (sheet.past + sum(best_vp) + effect_bound + sheet.technologies + tech_future
             + TIMELINE_PLACES)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from solver.bounds.cpsat.relaxation import PlanStep, RelaxConfig, relax
 from solver.bounds.cpsat.resources import UnsupportedCardError
 from solver.bounds.cpsat.schedule import build_schedule, phase_of
-from solver.bounds.simple import simple_upper_bound
+from solver.bounds.simple import PoolFactsCache, simple_upper_bound
 from solver.engine import actions as A
 from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN
 from solver.engine.state import GameState
@@ -117,6 +117,7 @@ class CpsatBound:
         self.spent_calls = 0
         self.plan: tuple[PlanStep, ...] = ()
         self.techs: tuple[int, ...] = ()
+        self.pool = PoolFactsCache()
 
     def start_search(self, incumbent: float | None) -> None:
         """Start an exact search: tell the node bound a value a line is known to reach (where
@@ -136,7 +137,7 @@ class CpsatBound:
         pol = self.policy
         if st.over:
             return self.relaxed(st, pol.node).bound
-        simple = float(simple_upper_bound(st))
+        simple = float(simple_upper_bound(st, self.pool.facts(st)))
         if simple <= self.threshold:
             return simple
         phase = phase_of(st)
