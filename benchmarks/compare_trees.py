@@ -4,11 +4,13 @@ an NRPA line, simple bound), interleaved, medians of several runs each.
 
 Each measurement runs in a fresh interpreter with the tree first on ``sys.path``, so the two
 trees never share a process. Older trees (before the rooms of ARCHITECTURE.md) are measured
-through their own API, detected by import.
+through their own API, detected by import. ``--new-python`` measures instead the build installed
+in that interpreter (a virtualenv after ``pip install .``: the compiled build), run from a
+temporary directory so that no source tree shadows it.
 
 Run from the repository root, with an older checkout at OLD (``git worktree add OLD REV``)::
 
-    python -m benchmarks.compare_trees --old OLD [--runs 5] [--games 200] [--nodes 60000]
+    python -m benchmarks.compare_trees --old OLD [--new-python VENV/bin/python] [--runs 5]
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 NRPA_PROBE = """
@@ -75,19 +78,44 @@ print(json.dumps({"nodes": res.nodes, "value": res.value, "seconds": seconds,
 """
 
 
-def _run(tree: Path, args: list[str]) -> dict[str, float]:
-    out = subprocess.run([sys.executable, *args], cwd=tree, check=True, capture_output=True,
-                         text=True, env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"})
-    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+BUILD_PROBE = """
+try:
+    from solver.buildinfo import current_build
+    print(current_build().kind)
+except ImportError:  # a tree before the compiled build
+    print("pure")
+"""
+
+
+def _python(tree: Path, args: list[str], python: str | None) -> str:
+    """The output of Python with `args` on the sources of `tree`, or (`python`) on the build
+    installed for that interpreter, run from a temporary directory."""
+    if python is None:
+        command, cwd, env = [sys.executable, *args], str(tree), {"PYTHONPATH": str(tree)}
+    else:
+        command, cwd, env = [python, *args], tempfile.gettempdir(), {}
+    out = subprocess.run(command, cwd=cwd, check=True, capture_output=True, text=True,
+                         env={**env, "PATH": "/usr/bin:/bin"})
+    return out.stdout.strip()
+
+
+def _run(tree: Path, args: list[str], python: str | None = None) -> dict[str, float]:
+    result: dict[str, float] = json.loads(_python(tree, args, python).splitlines()[-1])
     return result
 
 
-def measure(tree: Path, games: int, nodes: int,
-            exact_nodes: int) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
-    """One engine run, one NRPA run and one exact search (turn 16, simple bound) in `tree`."""
-    engine = _run(tree, ["-m", "benchmarks.engine", "--games", str(games), "--json"])
-    nrpa = _run(tree, ["-c", NRPA_PROBE % nodes])
-    exact = _run(tree, ["-c", EXACT_PROBE % exact_nodes])
+def build_of(tree: Path, python: str | None = None) -> str:
+    """``compiled`` or ``pure``: the build that `_run` measures."""
+    return _python(tree, ["-c", BUILD_PROBE], python)
+
+
+def measure(tree: Path, games: int, nodes: int, exact_nodes: int, python: str | None = None,
+            ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
+    """One engine run, one NRPA run and one exact search (turn 16, simple bound) in `tree`
+    (or in the build installed for `python`)."""
+    engine = _run(tree, ["-m", "benchmarks.engine", "--games", str(games), "--json"], python)
+    nrpa = _run(tree, ["-c", NRPA_PROBE % nodes], python)
+    exact = _run(tree, ["-c", EXACT_PROBE % exact_nodes], python)
     return engine, nrpa, exact
 
 
@@ -95,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--old", type=Path, required=True, help="the older source tree")
     parser.add_argument("--new", type=Path, default=Path.cwd(), help="the newer tree (here)")
+    parser.add_argument("--new-python", help="measure the build installed for this Python "
+                        "(e.g. a virtualenv after `pip install .`) instead of --new's sources")
     parser.add_argument("--runs", type=int, default=5, help="interleaved runs of each (5)")
     parser.add_argument("--games", type=int, default=200, help="random games a run (200)")
     parser.add_argument("--nodes", type=int, default=60_000, help="NRPA decisions a run")
@@ -104,14 +134,17 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
     checks: dict[str, set[tuple[float, ...]]] = {"old": set(), "new": set()}
     for _ in range(args.runs):
-        for name, tree in (("old", args.old), ("new", args.new)):
+        for name, tree, python in (("old", args.old, None), ("new", args.new, args.new_python)):
             engine, nrpa, exact = measure(tree.resolve(), args.games, args.nodes,
-                                          args.exact_nodes)
+                                          args.exact_nodes, python)
             rows[name].setdefault("games/s", []).append(engine["games_per_second"])
             rows[name].setdefault("NRPA decisions/s", []).append(nrpa["nodes_per_second"])
             rows[name].setdefault("exact nodes/s", []).append(exact["nodes_per_second"])
             checks[name].add((engine["decisions"], nrpa["nodes"], nrpa["value"], exact["nodes"],
                               exact["value"]))
+    print(f"old: {build_of(args.old.resolve())} build of {args.old}; new: "
+          f"{build_of(args.new.resolve(), args.new_python)} build of "
+          f"{args.new_python or args.new} ({args.runs} interleaved runs)")
     print(f"{'measure':<20} {'old (median)':>14} {'new (median)':>14} {'new/old':>8}")
     for measure_name in ("games/s", "NRPA decisions/s", "exact nodes/s"):
         old = statistics.median(rows["old"][measure_name])

@@ -34,6 +34,10 @@ from benchmarks.run import (
 )
 from benchmarks.suite import DEFAULT_SUITE, load_suite
 from cli.common import Output, domain_errors, fail, note
+from cli.options import SEED_MAX
+
+#: The longest budget per instance and solver (a day).
+MAX_BUDGET = 86_400.0
 
 
 def plain_table(title: str, columns: list[str], rows: list[list[str]]) -> str:
@@ -80,9 +84,10 @@ def bench_command(
         "--subset", metavar="NAME", help="A named subset of the suite: smoke, core6.")] = None,
     instance: Annotated[list[str] | None, typer.Option(
         "--instance", metavar="ID", help="An instance id, e.g. t1-h2-s0 (repeatable).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of every solver's randomness.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX,
+                                      help="Seed of every solver's randomness.")] = 0,
     engine_games: Annotated[int | None, typer.Option(
-        "--engine-games", metavar="N", help="Random games of the engine throughput figure "
+        "--engine-games", metavar="N", min=0, max=1_000_000, help="Random games of the engine throughput figure "
         "(0: skip; default 300, --smoke 100).")] = None,
     out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Folder for the results "
                                       "and plots.")] = Path("bench-results"),
@@ -96,6 +101,10 @@ def bench_command(
         "summary files, plots), e.g. of a run cut short.")] = False,
 ) -> None:
     """Benchmark every solver on the fixed suite; write JSON lines, a summary and plots."""
+    if out.exists() and not out.is_dir():
+        fail(f"--out: {out} is a file; name a folder for the results")
+    if any(b > MAX_BUDGET for b in budget or ()):
+        fail(f"--budget: at most {MAX_BUDGET:g} seconds per instance, got {max(budget or ())}")
     if summarize:
         _present(resummarize(out, plots=not no_plots), out, json_output)
     suite_path = suite or DEFAULT_SUITE

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import Output, domain_errors
-from cli.options import CardsOption, JsonOption
+from cli.options import CardsOption, JsonOption, NoBaseOption
 from puzzles.deal import load_cards
 from solver.engine.cards import Card
 from solver.engine.coverage import card_implemented
@@ -75,10 +75,11 @@ def cards_command(
     ] = False,
     json_output: JsonOption = False,
     cards: CardsOption = None,
+    no_base: NoBaseOption = False,
 ) -> None:
     """List the cards: code, name, type, cost, space, knowledge, VP, activation and text
     (technologies: level, requirement and VP)."""
-    book, _ = load_cards(cards)
+    book, _ = load_cards(cards, no_base)
     chosen = [c for c in book.cards
               if (card_type is None or c.type_name == card_type.value)
               and (not missing or not card_implemented(c))]

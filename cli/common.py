@@ -11,9 +11,10 @@ and tests read stable output; diagnostics go to stderr.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn, ParamSpec, TypeVar
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -22,8 +23,10 @@ from rich.table import Table
 from cli.options import DealOptions
 from puzzles.chests import DEFAULT
 from puzzles.deal import build_setup, left_out_note, load_cards
+from puzzles.lines import relocate
 from solver.engine.cards import CardBook
 from solver.engine.errors import HeritageError
+from solver.engine.record import dumps
 from solver.engine.setup import Setup
 from solver.search.status import EXIT_USAGE_ERROR
 
@@ -31,14 +34,37 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+#: The longest error line: messages quote at most ~80 characters of a value
+#: (`solver.engine.errors.quote`); this guards any other path.
+MAX_MESSAGE = 1000
+
+
 def fail(message: str, code: int = EXIT_USAGE_ERROR) -> NoReturn:
     """One line on stderr, then exit (2 by default: bad input)."""
-    typer.echo(f"error: {message}", err=True)
+    text = " ".join(message.split("\n"))
+    if len(text) > MAX_MESSAGE:
+        text = text[:MAX_MESSAGE] + "..."
+    typer.echo(f"error: {text}", err=True)
     raise typer.Exit(code)
 
 
+def check_out(path: Path | None, option: str = "--out") -> None:
+    """Refuse, before any work, an output file that cannot be written: its folder missing, the
+    path a folder, or no permission (exit 2 naming the option and the path)."""
+    if path is None:
+        return
+    if path.is_dir():
+        fail(f"{option}: {path} is a folder; name a file in it")
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        fail(f"{option}: cannot write {path}: the folder {folder} does not exist")
+    if (path.exists() and not os.access(path, os.W_OK)) or not os.access(folder, os.W_OK):
+        fail(f"{option}: cannot write {path}: permission denied")
+
+
 def write_out(path: Path | None, text: str, what: str = "line") -> None:
-    """Write `text` to the ``--out`` file, if one was given (exit 2 if it cannot be written)."""
+    """Write `text` to the ``--out`` file, if one was given (exit 2 if it cannot be written;
+    `check_out` refuses most such files before the work starts)."""
     if path is None:
         return
     try:
@@ -46,6 +72,12 @@ def write_out(path: Path | None, text: str, what: str = "line") -> None:
     except OSError as exc:
         fail(f"--out: cannot write {path} ({exc.strerror})")
     note(f"{what} written to {path}")
+
+
+def line_text(data: dict[str, Any], dest: Path | None) -> str:
+    """A line file's text as written to `dest` (None: stdout): its data files named relative
+    to the file (`puzzles.lines.relocate`), so the file and its data travel together."""
+    return dumps(relocate(data, dest))
 
 
 def note(message: str) -> None:
@@ -70,11 +102,12 @@ def domain_errors(command: Callable[P, R]) -> Callable[P, R]:
 def deal_setup(deal: DealOptions) -> tuple[CardBook, Setup]:
     """The card book and the `Setup` of the deal options (`puzzles.deal.build_setup`), with a
     note on stderr when cards without an implemented effect are left out of the deal."""
-    book, card_sets = load_cards(deal.cards)
+    book, card_sets = load_cards(deal.cards, deal.no_base)
     setup = build_setup(book, card_sets, hand=deal.hand, seed=deal.seed, die_seed=deal.die_seed,
                         deck=deal.deck, dice=deal.dice, time_space=deal.time_space,
                         trial=deal.trial, chests=str(deal.chests or DEFAULT),
-                        trials=str(deal.trials or DEFAULT))
+                        trials=str(deal.trials or DEFAULT), tech_deck_1=deal.tech_deck_1,
+                        tech_deck_2=deal.tech_deck_2)
     left_out = left_out_note(book)
     if left_out is not None:
         note(left_out)

@@ -25,11 +25,14 @@ HandOption = Annotated[str, typer.Option(
     "--hand", metavar="{1,2,3,4,draw,FILE}",
     help="Premade starting hand 1-4, 'draw' (draw 10, keep 6: a decision of the game, part of "
     "a solution), or a file listing 6 card codes.")]
+#: Seeds are 64-bit (`solver.rng`): a larger one would silently deal the game of another seed.
+SEED_MAX = 2**64 - 1
+
 SeedOption = Annotated[int, typer.Option(
-    "--seed", help="Seed of the deal (builder and technology decks, and the die unless "
+    "--seed", min=0, max=SEED_MAX, help="Seed of the deal (builder and technology decks, and the die unless "
     "--die-seed).")]
 DieSeedOption = Annotated[int | None, typer.Option(
-    "--die-seed", help="Seed of the die rolls (default: --seed).")]
+    "--die-seed", min=0, max=SEED_MAX, help="Seed of the die rolls (default: --seed).")]
 DeckOption = Annotated[Path | None, typer.Option(
     "--deck", metavar="FILE",
     help="Explicit builder deck: a file listing every remaining deck card, top first.")]
@@ -39,15 +42,27 @@ DiceOption = Annotated[str | None, typer.Option(
 TimeSpaceOption = Annotated[int, typer.Option(
     "--time-space", min=3, max=4,
     help="Timeline space of the time card at setup: 4 (16 turns) or 3 (15).")]
+TechDeck1Option = Annotated[str | None, typer.Option(
+    "--tech-deck-1", metavar="T3,T17,...|FILE",
+    help="The Level I technology deck, top first, before the tiles are filled (its first 3 "
+    "cards fill tile A, the next 3 tile B): card codes, or a file listing them. A partial "
+    "order gives the top cards; the rest is shuffled from --seed.")]
+TechDeck2Option = Annotated[str | None, typer.Option(
+    "--tech-deck-2", metavar="T30,T41,...|FILE",
+    help="The Level II technology deck, top first (its first 3 cards fill tile C); partial "
+    "orders as --tech-deck-1.")]
 PolicySeedOption = Annotated[int | None, typer.Option(
-    "--policy-seed", help="Seed of the random policy (default: the seed of the deal, --seed).")]
+    "--policy-seed", min=0, max=SEED_MAX, help="Seed of the random policy (default: the seed of the deal, --seed).")]
 
 # ------------------------------------------------------------------ data files
 
 CardsOption = Annotated[list[str] | None, typer.Option(
     "--cards", metavar="SET",
-    help="Card set to play with: 'base', 'heritage' or a card-set JSON file "
-    "(puzzles/data/CARD_FORMAT.md). Repeat to add sets. Default: base.")]
+    help="Card set added to the base set: 'heritage' or a card-set JSON file "
+    "(puzzles/data/CARD_FORMAT.md). Repeat to add sets. Default: the base set alone.")]
+NoBaseOption = Annotated[bool, typer.Option(
+    "--no-base", help="Play with the --cards sets only, without the base set (a set that "
+    "leaves no playable game is refused).")]
 ChestsOption = Annotated[Path | None, typer.Option(
     "--chests", metavar="FILE",
     help="A chest file replacing the shipped chests (puzzles/data/CHEST_FORMAT.md).")]
@@ -56,17 +71,32 @@ TrialsOption = Annotated[Path | None, typer.Option(
     help="A trial-table file replacing the shipped one (puzzles/data/CHEST_FORMAT.md).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON on stdout instead of text.")]
 
+# ------------------------------------------------------------------ printing a line
+
+NotationOption = Annotated[bool, typer.Option(
+    "--notation", help="Also print each step's decisions in notation (as the line file "
+    "writes them) beside its words.")]
+ShowDealOption = Annotated[bool, typer.Option(
+    "--deal", help="Print the whole deal above the line (builder deck, technology decks and "
+    "tiles, die rolls; top first), to stack a physical game.")]
+PlotOption = Annotated[Path | None, typer.Option(
+    "--plot", metavar="FILE.png", help="Draw the line: each monument as a bar from its "
+    "creation to its decline, artifacts and technologies by turn, the running score "
+    "(needs matplotlib: pip install 'heritage[plot]').")]
+
 # ------------------------------------------------------------------ a solve
 
 TimeLimitOption = Annotated[float | None, typer.Option(
-    "--time-limit", metavar="SECONDS", help="Wall-clock budget (not reproducible across machines; "
-    "use --node-limit for that).")]
+    "--time-limit", metavar="SECONDS", help="Wall-clock budget of the search, kept by every phase "
+    "(CP-SAT calls included) within 5% + 0.5 s; not reproducible across machines (use "
+    "--node-limit for that).")]
 NodeLimitOption = Annotated[int | None, typer.Option(
     "--node-limit", metavar="K", help="Budget in search nodes (decisions played by the heuristic "
-    "plus positions of the exact search): the same inputs give the same line. Default 200000 "
-    "when no --time-limit is given.")]
+    "plus positions of the exact search), a total over the workers: the same inputs give the "
+    "same line. Default 200000 when no --time-limit is given.")]
 WorkersOption = Annotated[int, typer.Option(
-    "--workers", metavar="W", help="Processes for the heuristic search.")]
+    "--workers", metavar="W", help="Processes for the heuristic search (at most the cores this "
+    "process may use: more are capped, with a note).")]
 BoundOption = Annotated[str, typer.Option(
     "--bound", metavar="{simple,cpsat}", help="Bound of the exact search: 'simple', or 'cpsat' "
     "(the constraint layer: a tighter bound near the end, an INFEASIBLE proof at the start "
@@ -90,6 +120,9 @@ class DealOptions:
     cards: list[str] | None = None
     chests: Path | None = None
     trials: Path | None = None
+    tech_deck_1: str | None = None
+    tech_deck_2: str | None = None
+    no_base: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,3 +135,12 @@ class SolveOptions:
     node_limit: int | None = None
     workers: int = 1
     bound: str = "simple"
+
+
+@dataclass(frozen=True)
+class ViewOptions:
+    """How a line is printed: with its notation, with the deal above it, and its picture."""
+
+    notation: bool = False
+    deal: bool = False
+    plot: Path | None = None

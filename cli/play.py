@@ -1,4 +1,5 @@
-"""``heritage play``: deal one game and play it with a policy, printing the game turn by turn.
+"""``heritage play``: deal one game and play it with a policy, printing the game turn by turn
+(`cli.lineview` lays it out).
 
 The only policy for now is ``random``: at each decision it takes ``legal[k]`` with ``k`` drawn
 from its own SplitMix64 stream ``(policy_seed, "policy", 0)`` (`solver.rng`,
@@ -14,7 +15,8 @@ from typing import Annotated
 
 import typer
 
-from cli.common import Output, deal_setup, domain_errors, write_out
+from cli.common import Output, check_out, deal_setup, domain_errors, fail, line_text, write_out
+from cli.lineview import print_game
 from cli.options import (
     CardsOption,
     ChestsOption,
@@ -23,29 +25,23 @@ from cli.options import (
     DiceOption,
     DieSeedOption,
     HandOption,
+    NoBaseOption,
+    NotationOption,
     PolicySeedOption,
     SeedOption,
+    ShowDealOption,
+    TechDeck1Option,
+    TechDeck2Option,
     TimeSpaceOption,
     TrialOption,
     TrialsOption,
 )
-from puzzles.deal import describe_setup
+from puzzles.table import goal_rows
 from solver.engine.cards import CardBook
-from solver.engine.describe import TurnReport, describe_line
-from solver.engine.goal_check import goals_json
-from solver.engine.record import GameRecord, dumps
+from solver.engine.record import GameRecord
 from solver.engine.setup import Setup
-from solver.engine.sheet import ScoreSheet
 from solver.rng import Stream
 from solver.search.playout import random_playout
-
-SCORE_LABELS = (
-    ("past", "Monuments in the Past"),
-    ("effects", "End-game effects"),
-    ("technologies", "Technologies"),
-    ("timeline", "Monuments in the Timeline"),
-    ("lost_knowledge", "Lost knowledge"),
-)
 
 
 class Policy(StrEnum):
@@ -59,25 +55,6 @@ def play_random(setup: Setup, book: CardBook, policy_seed: int) -> GameRecord:
     for action in random_playout(record.state.clone(), Stream(policy_seed, "policy", 0)):
         record.apply(action)
     return record
-
-
-def print_log(out: Output, reports: list[TurnReport]) -> None:
-    """The turn-by-turn log: the phrases, the automatic events (``-``), the summary (``=``)."""
-    for rep in reports:
-        out.heading(rep.title)
-        for phrase in rep.phrases:
-            out.line(f"  {phrase}")
-        for event in rep.events:
-            out.line(f"  - {event}", style="dim")
-        out.line(f"  = {rep.summary()}", style="cyan")
-
-
-def print_score(out: Output, sheet: ScoreSheet) -> None:
-    """The five rows of the score sheet and the total (RULES.md section 7)."""
-    values = sheet.as_dict()
-    rows = [[label, str(values[key])] for key, label in SCORE_LABELS]
-    rows.append(["Total", str(sheet.total)])
-    out.table("Score sheet", ["row", "VP"], rows, right=("VP",))
 
 
 @domain_errors
@@ -102,26 +79,49 @@ def play_command(
     trial: TrialOption = None,
     chests: ChestsOption = None,
     trials: TrialsOption = None,
+    tech_deck_1: TechDeck1Option = None,
+    tech_deck_2: TechDeck2Option = None,
+    no_base: NoBaseOption = False,
+    notation: NotationOption = False,
+    show_deal: ShowDealOption = False,
+    interactive: Annotated[bool, typer.Option(
+        "--interactive", help="Play the game yourself at the terminal (or from piped answers, "
+        "one a line): numbered options, undo, hint, save FILE, quit; the finished game goes "
+        "to --out (default heritage-game.json).")] = False,
+    from_file: Annotated[Path | None, typer.Option(
+        "--from", metavar="POSITION.json", help="With --interactive: go on with a saved game "
+        "(its setup replaces the deal options).")] = None,
+    hint_time: Annotated[float | None, typer.Option(
+        "--hint-time", metavar="SECONDS", help="With --interactive: the solver's budget for a "
+        "hint (default 3 s).")] = None,
+    hint_nodes: Annotated[int | None, typer.Option(
+        "--hint-nodes", metavar="K", help="With --interactive: a hint's budget in search nodes "
+        "instead (reproducible).")] = None,
 ) -> None:
-    """Play one seeded game with the random policy: the turn-by-turn log and the score sheet."""
+    """Play one seeded game with the random policy: the turn-by-turn log and the score sheet;
+    or (--interactive) play it yourself, answer by answer (`cli.interactive`)."""
     del policy  # the only policy so far
     deal = DealOptions(hand=hand, seed=seed, die_seed=die_seed, deck=deck, dice=dice,
                        time_space=time_space, trial=trial, cards=cards, chests=chests,
-                       trials=trials)
+                       trials=trials, tech_deck_1=tech_deck_1, tech_deck_2=tech_deck_2,
+                       no_base=no_base)
+    check_out(out_file)
+    if interactive or from_file is not None:  # cli.interactive
+        if not interactive or json_output:
+            fail("--from needs --interactive" if not interactive
+                 else "--json: not with --interactive (the game goes to --out)")
+        from cli.interactive import play_interactive  # lazy: start-up (no solver)
+
+        play_interactive(deal, from_file, out_file, hint_time, hint_nodes)
+        return
     book, setup = deal_setup(deal)
     record = play_random(setup, book, seed if policy_seed is None else policy_seed)
-    text = dumps(record.to_json())
-    write_out(out_file, text)
+    write_out(out_file, line_text(record.to_json(), out_file))
     if json_output:
-        typer.echo(text, nl=False)
+        typer.echo(line_text(record.to_json(), None), nl=False)
         return
     out = Output()
-    out.line(describe_setup(setup))
-    print_log(out, describe_line(setup, book, record.line))
-    out.line()
-    print_score(out, record.state.score())
-    goals = goals_json(record.state)  # a trial's goal chests (RULES.md section 8)
-    for g in goals:
-        out.line(f"Goal {g['chest']}: {g['goal']}: {'met' if g['met'] else 'NOT met'}")
+    print_game(out, record, notation=notation, deal=show_deal)
+    goals = goal_rows(record.state)  # a trial's goal chests (RULES.md section 8)
     if goals:
-        out.line("Trial passed" if all(g["met"] for g in goals) else "Trial failed")
+        out.line("Trial passed" if all(g[-1] == "met" for g in goals) else "Trial failed")

@@ -15,38 +15,59 @@ stops the search and prints the best line found so far.
 from __future__ import annotations
 
 import math
+import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from cli.common import Output, deal_setup, domain_errors, fail, write_out
+from cli.common import (
+    Output,
+    check_out,
+    deal_setup,
+    domain_errors,
+    fail,
+    line_text,
+    note,
+    write_out,
+)
+from cli.lineplot import check_plot, draw_line
+from cli.lineview import print_game
 from cli.options import (
     BoundOption,
     CardsOption,
     ChestsOption,
     DealOptions,
+    DeckOption,
+    DiceOption,
     DieSeedOption,
     FromOption,
     HandOption,
+    NoBaseOption,
     NodeLimitOption,
+    NotationOption,
+    PlotOption,
     SeedOption,
+    ShowDealOption,
     SolveOptions,
+    TechDeck1Option,
+    TechDeck2Option,
     TimeLimitOption,
+    TimeSpaceOption,
     TrialOption,
     TrialsOption,
+    ViewOptions,
     WorkersOption,
 )
-from cli.play import print_log, print_score
-from puzzles.deal import describe_setup
-from puzzles.lines import load_position_file
+from puzzles.lines import load_position_file, verify_line
 from solver.bounds.bound import BOUND_NAMES
 from solver.engine.describe import TurnReport, describe_line
 from solver.engine.goal_check import goals_json
-from solver.engine.record import GameRecord, dumps
+from solver.engine.record import GameRecord
 from solver.search.status import Status
 from solver.solve import Progress, SolveConfig, SolveResult, solve
 
@@ -59,22 +80,42 @@ def _root(opts: SolveOptions) -> GameRecord:
     return GameRecord.new(setup, book)
 
 
+#: The largest budgets taken: about 11 days, a million million nodes.
+MAX_SECONDS = 1_000_000.0
+MAX_NODES = 10**12
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def _config(opts: SolveOptions, first: bool) -> SolveConfig:
-    """The solve's budget and switches, or exit 2 naming the bad option."""
+    """The solve's budget and switches, or exit 2 naming the bad option. More workers than
+    cores are capped at the cores, with a note (they would only share the cores, and the node
+    budget, a total over the workers, would be cut into slivers)."""
     time_limit, node_limit = opts.time_limit, opts.node_limit
     if time_limit is not None and node_limit is not None:
         fail("--time-limit and --node-limit: give one budget, not both")
-    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
-        fail(f"--time-limit: must be a positive number of seconds, got {time_limit}")
-    if node_limit is not None and node_limit <= 0:
-        fail(f"--node-limit: must be a positive whole number, got {node_limit}")
+    if time_limit is not None and not 0 < time_limit <= MAX_SECONDS:
+        fail(f"--time-limit: must be a number of seconds above 0 and at most {MAX_SECONDS:g}, "
+             f"got {time_limit}")
+    if node_limit is not None and not 1 <= node_limit <= MAX_NODES:
+        fail(f"--node-limit: must be a whole number from 1 to {MAX_NODES:,}, got {node_limit}")
     if opts.workers < 1:
         fail(f"--workers: must be at least 1, got {opts.workers}")
     if opts.bound not in BOUND_NAMES:
         fail(f"--bound: must be one of {', '.join(BOUND_NAMES)}, got {opts.bound!r}")
+    workers, cores = opts.workers, available_cores()
+    if workers > cores:
+        note(f"note: --workers {workers}: capped at {cores}, the cores this process may use "
+             "(a node-limited result depends on the number of workers)")
+        workers = cores
     if time_limit is None and node_limit is None:
         node_limit = 200_000
-    return SolveConfig(time_limit=time_limit, node_limit=node_limit, workers=opts.workers,
+    return SolveConfig(time_limit=time_limit, node_limit=node_limit, workers=workers,
                        first_solution=first, bound=opts.bound)
 
 
@@ -127,14 +168,20 @@ def _finish(root: GameRecord, actions: list[int]) -> GameRecord:
 
 
 def result_json(root: GameRecord, res: SolveResult) -> dict[str, Any]:
-    """The line file of the best line plus the solve's figures (``best_failed`` when no line
-    meets every goal: itself a line file that `heritage verify` accepts)."""
+    """The line file of the best line plus the solve's figures. When no line meets every goal
+    (UNKNOWN, INFEASIBLE) the line is the best failed one, labelled ``goals_met: false``: a
+    legal game that `heritage verify` accepts as such (a failed trial). Without any finished
+    line (interrupted at once) it is the position solved from, unfinished."""
     if res.value is not None:
         data = _finish(root, res.line).to_json()
+    elif res.failed_line:
+        data = _finish(root, res.failed_line).to_json()
     else:
         data = root.to_json()
         data["score"] = None
         data["goals"] = goals_json(root.state)
+    if data["score"] is not None:
+        data["goals_met"] = res.value is not None
     data.update({
         "status": res.status.value,
         "vp": None if res.value is None else int(res.value),
@@ -146,39 +193,61 @@ def result_json(root: GameRecord, res: SolveResult) -> dict[str, Any]:
     })
     if res.interrupted:
         data["interrupted"] = True
-    if res.value is None and res.failed_line:
-        data["best_failed"] = _finish(root, res.failed_line).to_json()
     return data
 
 
-def print_line_table(out: Output, reports: list[TurnReport]) -> None:
-    """The line turn by turn: on a terminal a Rich table (actions with every sub-choice, what
-    the automatic phases did, then hand, knowledge on the Timeline, lost knowledge); plain text
-    (the play log) otherwise, so scripts read stable output."""
-    if not out.rich:
-        print_log(out, reports)
+def self_check(data: dict[str, Any]) -> str | None:
+    """The solver's own check of a finished result: its line file verifies (`puzzles.lines.
+    verify_line`: legal, every claim true; a goal-meeting status needs every goal met).
+    Returns what is wrong, or None."""
+    if data.get("score") is None:
+        return None  # no finished line (interrupted at once): nothing to replay
+    verdict = verify_line(data)
+    if verdict.error is not None:
+        return verdict.error
+    if data["status"] in ("OPTIMAL", "FEASIBLE") and verdict.claims.goals_met is False:
+        return "its line misses a goal"
+    return None
+
+
+def _print_line(out: Output, record: GameRecord, title: str, view: ViewOptions) -> None:
+    """The line for a player at the table (`cli.lineview`), and its picture (``--plot``)."""
+    reports = print_game(out, record, title, notation=view.notation, deal=view.deal)
+    _plot(record, reports, view)
+
+
+def _plot(record: GameRecord, reports: list[TurnReport], view: ViewOptions) -> None:
+    if view.plot is None:
         return
-    table = Table(title="The line, turn by turn", title_justify="left", show_lines=True)
-    table.add_column("turn", justify="right", no_wrap=True)
-    table.add_column("actions and choices", ratio=3)
-    table.add_column("timeline, decline, technology phases", ratio=2, style="dim")
-    for col in ("hand", "knowledge", "lost"):
-        table.add_column(col, justify="right", no_wrap=True)
-    for rep in reports:
-        table.add_row("setup" if rep.turn == 0 else str(rep.turn), "\n".join(rep.phrases),
-                      "\n".join(rep.events), str(rep.hand), str(rep.timeline_knowledge),
-                      str(rep.lost))
-    out.console.print(table)
+    draw_line(reports, record.book, view.plot)
+    note(f"picture written to {view.plot}")
 
 
-def _print_line(out: Output, record: GameRecord, title: str) -> None:
-    out.heading(title)
-    out.line(describe_setup(record.setup))
-    print_line_table(out, describe_line(record.setup, record.book, record.line))
-    out.line()
-    print_score(out, record.state.score())
-    for g in goals_json(record.state):
-        out.line(f"Goal {g['chest']}: {g['goal']}: {'met' if g['met'] else 'NOT met'}")
+def show_result(root: GameRecord, res: SolveResult, view: ViewOptions, json_output: bool,
+                out_file: Path | None) -> None:
+    """What ``solve`` prints: the JSON result (``--json``, ``--out``) or the line in words with
+    its status; the picture of the line (``--plot``) either way."""
+    data = result_json(root, res)
+    line = res.line if res.value is not None else res.failed_line
+    if json_output:
+        typer.echo(line_text(data, None), nl=False)
+        if line:
+            record = _finish(root, line)
+            _plot(record, describe_line(record.setup, record.book, record.line), view)
+    else:
+        out = Output()
+        if res.value is not None:
+            _print_line(out, _finish(root, res.line), "Best line (all goals met)", view)
+        elif res.failed_line:
+            _print_line(out, _finish(root, res.failed_line),
+                        "FAILED TRIAL: best line found, but it misses a goal", view)
+        out.line()
+        _status_lines(out, res)
+    write_out(out_file, line_text(data, out_file), "result")  # after the result is shown
+    problem = self_check(data)
+    if problem is not None:
+        fail(f"the solver's own check failed: its result does not verify: {problem}",
+             Status.UNKNOWN.exit_code)
 
 
 def _status_lines(out: Output, res: SolveResult) -> None:
@@ -217,27 +286,36 @@ def solve_command(
                                               "vp, bound, gap, nodes and seconds.")] = False,
     out_file: Annotated[Path | None, typer.Option("--out", metavar="FILE",
                                                   help="Also write the JSON result here.")] = None,
+    deck: DeckOption = None,
+    dice: DiceOption = None,
+    time_space: TimeSpaceOption = 4,
+    tech_deck_1: TechDeck1Option = None,
+    tech_deck_2: TechDeck2Option = None,
+    no_base: NoBaseOption = False,
+    notation: NotationOption = False,
+    show_deal: ShowDealOption = False,
+    plot: PlotOption = None,
 ) -> None:
     """Find the line that meets every goal chest and scores the most VP; prove it where possible."""
     opts = SolveOptions(DealOptions(hand=hand, seed=seed, die_seed=die_seed, trial=trial,
-                                    cards=cards, chests=chests, trials=trials),
+                                    cards=cards, chests=chests, trials=trials, deck=deck,
+                                    dice=dice, time_space=time_space, tech_deck_1=tech_deck_1,
+                                    tech_deck_2=tech_deck_2, no_base=no_base),
                         from_file, time_limit, node_limit, workers, bound)
+    solve_position(lambda: _root(opts), opts, ViewOptions(notation, show_deal, plot),
+                   json_output, out_file)
+
+
+def solve_position(root_of: Callable[[], GameRecord], opts: SolveOptions, view: ViewOptions,
+                   json_output: bool, out_file: Path | None) -> NoReturn:
+    """Solve from the position `root_of` builds (after the budget options are checked), show
+    the result and exit with the status's code (``solve``, ``campaign solve``)."""
     cfg = _config(opts, first=False)
-    root = _root(opts)
+    check_plot(view.plot)
+    check_out(out_file)  # before the search: a result is never lost to a bad --out
+    root = root_of()
     res = _run(root, cfg)
-    data = result_json(root, res)
-    write_out(out_file, dumps(data), "result")
-    if json_output:
-        typer.echo(dumps(data), nl=False)
-    else:
-        out = Output()
-        if res.value is not None:
-            _print_line(out, _finish(root, res.line), "Best line (all goals met)")
-        elif res.failed_line:
-            _print_line(out, _finish(root, res.failed_line),
-                        "FAILED TRIAL: best line found, but it misses a goal")
-        out.line()
-        _status_lines(out, res)
+    show_result(root, res, view, json_output, out_file)
     raise typer.Exit(res.status.exit_code)
 
 
@@ -256,10 +334,20 @@ def check_command(
     trials: TrialsOption = None,
     bound: BoundOption = "simple",
     json_output: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+    deck: DeckOption = None,
+    dice: DiceOption = None,
+    time_space: TimeSpaceOption = 4,
+    tech_deck_1: TechDeck1Option = None,
+    tech_deck_2: TechDeck2Option = None,
+    no_base: NoBaseOption = False,
+    notation: NotationOption = False,
+    show_deal: ShowDealOption = False,
 ) -> None:
     """Is the trial winnable with this deal? yes (with a witness line) / no (proven) / unknown."""
     opts = SolveOptions(DealOptions(hand=hand, seed=seed, die_seed=die_seed, trial=trial,
-                                    cards=cards, chests=chests, trials=trials),
+                                    cards=cards, chests=chests, trials=trials, deck=deck,
+                                    dice=dice, time_space=time_space, tech_deck_1=tech_deck_1,
+                                    tech_deck_2=tech_deck_2, no_base=no_base),
                         from_file, time_limit, node_limit, workers, bound)
     cfg = _config(opts, first=True)
     root = _root(opts)
@@ -274,13 +362,18 @@ def check_command(
         reason = "no goal-meeting line found within the budget, and no proof that none exists"
     else:
         reason = "a witness line meets every goal"
+    data = result_json(root, res)
     if json_output:
-        data = result_json(root, res)
         data.update({"winnable": answer, "reason": reason})
-        typer.echo(dumps(data), nl=False)
+        typer.echo(line_text(data, None), nl=False)
     else:
         out = Output()
         out.heading(f"Winnable: {answer} ({reason})")
         if res.value is not None:
-            _print_line(out, _finish(root, res.line), "Witness line")
+            _print_line(out, _finish(root, res.line), "Witness line",
+                        ViewOptions(notation, show_deal))
+    problem = self_check(data)
+    if problem is not None:
+        fail(f"the solver's own check failed: its witness does not verify: {problem}",
+             Status.UNKNOWN.exit_code)
     raise typer.Exit(res.status.exit_code)

@@ -38,16 +38,19 @@ from pathlib import Path
 from typing import Any
 
 from puzzles.chests import DEFAULT, load_chests, to_letter
+from puzzles.jsonfile import read_json
 from puzzles.lines import replay
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.chestcards import ChestDataError
 from solver.engine.chests import MAX_PER_ZONE
-from solver.engine.errors import HeritageError
+from solver.engine.errors import HeritageError, quote
 from solver.engine.goal_check import goals_json
 from solver.engine.setup import Setup
 from solver.rng import Stream, shuffled
 
 FORMAT = "heritage-campaign"
+VERSION = 1
+SEED_MAX = 2**64 - 1  # seeds are 64-bit (solver.rng)
 MAX_GAMES = 15
 REVEAL = 5
 HEIR_GAMES = 3
@@ -121,7 +124,7 @@ class Campaign:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": FORMAT, "version": 1, "seed": self.seed,
+            "format": FORMAT, "version": VERSION, "seed": self.seed,
             "chests": {"file": self.chests, "sha256": self.chests_sha256},
             "worthiest_heir": self.worthiest_heir,
             "decks": {d: _order(self.decks[d]) for d in DECKS},
@@ -142,7 +145,7 @@ def new_campaign(seed: int = 0, chests: str = DEFAULT, worthiest_heir: bool = Fa
 # ------------------------------------------------------------------ the file
 
 def _fail(where: str, field_name: str, value: Any, why: str) -> CampaignError:
-    return CampaignError(f"{where}: field {field_name!r} = {value!r}: {why}")
+    return CampaignError(f"{where}: field {field_name!r} = {quote(value)}: {why}")
 
 
 def _letter(text: Any, where: str, field_name: str) -> str:
@@ -190,13 +193,27 @@ def from_json(data: Any, where: str = "campaign") -> Campaign:
     status = data.get("status", "playing")
     if status not in STATUSES:
         raise _fail(where, "status", status, f"expected one of {', '.join(STATUSES)}")
-    chests = data.get("chests") or {}
-    c = Campaign(seed=int(data.get("seed", 0)), chests=str(chests.get("file", DEFAULT)),
-                 chests_sha256=str(chests.get("sha256", "")),
-                 worthiest_heir=bool(data.get("worthiest_heir", False)), decks=decks,
-                 games=games, status=status, next_game=data.get("next_game"))
+    version = data.get("version", VERSION)
+    if version != VERSION or isinstance(version, bool):
+        raise _fail(where, "version", version, f"this engine reads campaign version {VERSION}")
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= SEED_MAX:
+        raise _fail(where, "seed", seed, f"expected a whole number from 0 to {SEED_MAX}")
+    chests = data.get("chests", {})
+    if not isinstance(chests, dict) or not isinstance(chests.get("file", DEFAULT), str) \
+            or not isinstance(chests.get("sha256", ""), str):
+        raise _fail(where, "chests", chests, "expected {\"file\": ..., \"sha256\": ...}")
+    heir = data.get("worthiest_heir", False)
+    if not isinstance(heir, bool):
+        raise _fail(where, "worthiest_heir", heir, "expected true or false")
+    next_game = data.get("next_game")
+    if next_game is not None and not isinstance(next_game, dict):
+        raise _fail(where, "next_game", next_game, "expected a setup object or null")
+    c = Campaign(seed=seed, chests=chests.get("file", DEFAULT),
+                 chests_sha256=chests.get("sha256", ""), worthiest_heir=heir, decks=decks,
+                 games=games, status=status, next_game=next_game)
     for key, have in (("achieved", c.achieved), ("last_vp", c.last_vp),
-                      ("games_played", len(games))):
+                      ("games_played", len(games)), ("rank", rank_for(c.last_vp).name)):
         if key in data and data[key] != have:
             raise _fail(where, key, data[key], f"does not match the decks and games ({have})")
     if c.next_game is not None:
@@ -221,19 +238,35 @@ def _check_next(c: Campaign, where: str) -> None:
 
 
 def load(path: str | Path) -> Campaign:
+    """The campaign of a campaign-state file (read safely: `puzzles.jsonfile`).
+
+    :raises CampaignError: naming the file, the field and the value."""
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CampaignError(f"{p}: cannot read campaign file ({exc.strerror})") from None
-    except json.JSONDecodeError as exc:
-        raise CampaignError(f"{p}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    data, _ = read_json(p, CampaignError, "campaign file")
     return from_json(data, str(p))
 
 
+def check_writable(path: str | Path) -> None:
+    """A campaign file can be written at `path`: its folder exists and it is not a folder.
+
+    :raises CampaignError: naming the path."""
+    p = Path(path)
+    if p.is_dir():
+        raise CampaignError(f"{p}: is a folder; name a campaign file (e.g. {p / 'campaign.json'})")
+    if not p.parent.is_dir():
+        raise CampaignError(f"{p}: the folder {p.parent} does not exist")
+
+
 def save(c: Campaign, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(c.to_json(), ensure_ascii=False, indent=1) + "\n",
-                          encoding="utf-8")
+    """Write the campaign-state file.
+
+    :raises CampaignError: the file cannot be written (naming it and why)."""
+    check_writable(path)
+    try:
+        Path(path).write_text(json.dumps(c.to_json(), ensure_ascii=False, indent=1) + "\n",
+                              encoding="utf-8")
+    except OSError as exc:
+        raise CampaignError(f"{path}: cannot write campaign file ({exc.strerror or exc})") from None
 
 
 # ------------------------------------------------------------------ the next game
@@ -284,7 +317,34 @@ def next_setup(c: Campaign, *, seed: int | None = None, die_seed: int | None = N
 
 # ------------------------------------------------------------------ recording a game
 
-MATCH_FIELDS = ("revealed", "under", "campaign", "worthiest_heir", "sha256")
+def _comparable(setup: Any) -> dict[str, Any]:
+    """A setup's JSON with its data files named by content, not by path: a line file names
+    them relative to itself (`puzzles.lines`), the campaign file as given."""
+    out = dict(setup) if isinstance(setup, dict) else {}
+    sets = out.get("card_sets")
+    if isinstance(sets, list):
+        out["card_sets"] = [s.get("sha256") if isinstance(s, dict) else s for s in sets]
+    chests = out.get("chests")
+    if isinstance(chests, dict):
+        out["chests"] = {k: v for k, v in chests.items() if k != "file"}
+    return out
+
+
+def check_same_setup(want: dict[str, Any], have: Any, where: str) -> None:
+    """The game's setup is the campaign's next game, field by field (the deal seed, the die,
+    the hand, the card sets by content, the chests, the rank's time card and discards...).
+
+    :raises CampaignError: naming the first field that differs, its value and the wanted one."""
+    def compare(a: dict[str, Any], b: dict[str, Any], prefix: str) -> None:
+        for key in sorted(set(a) | set(b)):
+            x, y = a.get(key), b.get(key)
+            if isinstance(x, dict) and isinstance(y, dict):
+                compare(x, y, f"{prefix}{key}.")
+            elif x != y:
+                raise _fail(where, f"{prefix}{key}", y,
+                            f"the campaign's next game has {quote(x)}")
+
+    compare(_comparable(want), _comparable(have), "setup.")
 
 
 def record_game(c: Campaign, game: Any, where: str = "game", base_dir: Path | None = None) -> Campaign:
@@ -298,15 +358,8 @@ def record_game(c: Campaign, game: Any, where: str = "game", base_dir: Path | No
                             "first, then play that setup")
     if not isinstance(game, dict) or not isinstance(game.get("setup"), dict):
         raise CampaignError(f"{where}: field 'setup' missing: expected a finished game's JSON")
-    want, have = c.next_game.get("chests", {}), game["setup"].get("chests") or {}
-    for key in MATCH_FIELDS:
-        if want.get(key) != have.get(key):
-            raise _fail(where, f"setup.chests.{key}", have.get(key),
-                        f"the campaign's next game has {want.get(key)!r}")
-    for key in ("time_space", "extra_discards"):
-        if c.next_game.get(key, 0) != game["setup"].get(key, 0):
-            raise _fail(where, f"setup.{key}", game["setup"].get(key),
-                        f"the campaign's rank gives {c.next_game.get(key, 0)!r}")
+    check_same_setup(c.next_game, game["setup"], where)
+    want = c.next_game.get("chests", {})
     rec, error = replay(game, base_dir)
     if error is not None or rec is None:
         raise CampaignError(f"{where}: not a valid finished game: {error}")

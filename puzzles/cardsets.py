@@ -6,10 +6,12 @@ Every error names the file, the card, the field and the value, and is a `CardDat
 from __future__ import annotations
 
 import hashlib
-import json
+import re
 from pathlib import Path
 from typing import Any
 
+from puzzles.jsonfile import read_json
+from solver.engine.actions import card_code_problem
 from solver.engine.cards import (
     ANY_MONUMENT,
     ARTIFACT,
@@ -31,10 +33,43 @@ from solver.engine.cards import (
     Step,
     Trigger,
 )
-from solver.engine.errors import CardDataError
+from solver.engine.errors import CardDataError, quote
 
 DATA = Path(__file__).parent / "data" / "cards"
 BUILTIN_SETS = {"base": DATA / "base.json", "heritage": DATA / "heritage.json"}
+#: The card-set format this engine reads (a file without ``version`` is read as this one).
+SET_VERSION = 1
+#: The most cards one step draws (the base set draws at most 6).
+MAX_DRAW = 20
+
+#: Words written in lower case inside a card name (English and the Romance particles of place
+#: names), as the cards print them: "Pyramid of Khafre", "Chabola de la Hechicera".
+SMALL_WORDS = frozenset({"a", "an", "and", "at", "by", "for", "in", "of", "on", "the", "to",
+                         "from", "with", "de", "del", "di", "da", "la", "le", "du", "des"})
+_ROMAN = re.compile(r"^[IVXivx]+$")
+
+
+def display_name(name: str) -> str:
+    """A card name in its usual capitalisation: small words lower case after the first word
+    ("Pyramid Of Khafre" -> "Pyramid of Khafre", "Pliny The Elder" -> "Pliny the Elder"),
+    Roman numerals upper case ("Pepi Ii" -> "Pepi II"). The data files are left as they are
+    (their sha256 is part of every line file); only the name the engine shows changes.
+
+    >>> display_name("Language Of The Birds")
+    'Language of the Birds'
+    >>> display_name("The Fairies' Rock")
+    "The Fairies' Rock"
+    """
+    words = name.split(" ")
+    out = []
+    for i, word in enumerate(words):
+        if _ROMAN.match(word) and (len(word) > 1 or word.isupper()):
+            out.append(word.upper())
+        elif i > 0 and word.lower() in SMALL_WORDS:
+            out.append(word.lower())
+        else:
+            out.append(word)
+    return " ".join(out)
 
 
 class _Ctx:
@@ -44,7 +79,7 @@ class _Ctx:
 
     def fail(self, field: str, value: Any, why: str) -> CardDataError:
         where = f"{self.path}: card {self.card}" if self.card else self.path
-        return CardDataError(f"{where}: field {field!r} = {value!r}: {why}")
+        return CardDataError(f"{where}: field {field!r} = {quote(value)}: {why}")
 
 
 def _int(ctx: _Ctx, d: dict[str, Any], key: str, lo: int = 0, hi: int = 99,
@@ -156,7 +191,7 @@ def _step(ctx: _Ctx, v: Any) -> Step:
         raise ctx.fail("level", level, "expected 1, 2 or null")
     return Step(
         op=op,
-        n=v.get("n", 0) if isinstance(v.get("n", 0), int) else 0,
+        n=_int(ctx, v, "n", 0, MAX_DRAW, default=0),
         per=per,
         amount=cost_amount if op == "pay" else _int(ctx, v, "amount", default=0),
         up_to=bool(v.get("up_to", False)),
@@ -235,8 +270,8 @@ def _builder(ctx: _Ctx, d: dict[str, Any], index: int, set_name: str) -> Card:
     if hand is not None and hand not in (1, 2, 3, 4):
         raise ctx.fail("starting_hand", hand, "expected 1-4 or null")
     return Card(
-        index=index, id=_str(ctx, d, "id"), code=_str(ctx, d, "code"), name=_str(ctx, d, "name"),
-        is_tech=False, kind=kind, set_name=set_name,
+        index=index, id=_str(ctx, d, "id"), code=_str(ctx, d, "code"),
+        name=display_name(_str(ctx, d, "name")), is_tech=False, kind=kind, set_name=set_name,
         activation=_str(ctx, d, "activation", MOMENTS), text=_str(ctx, d, "text"),
         effects=tuple(_effect(ctx, e) for e in effects),
         number=_int(ctx, d, "number", 0, 999), country=str(d.get("country", "")),
@@ -253,8 +288,8 @@ def _tech(ctx: _Ctx, d: dict[str, Any], index: int, set_name: str) -> Card:
     if not isinstance(effects, list) or not effects:
         raise ctx.fail("effects", effects, "every card needs at least one effect")
     return Card(
-        index=index, id=_str(ctx, d, "id"), code=_str(ctx, d, "code"), name=_str(ctx, d, "name"),
-        is_tech=True, kind=TECH_TYPE_NAMES.index(_str(ctx, d, "type", TECH_TYPE_NAMES)),
+        index=index, id=_str(ctx, d, "id"), code=_str(ctx, d, "code"),
+        name=display_name(_str(ctx, d, "name")), is_tech=True, kind=TECH_TYPE_NAMES.index(_str(ctx, d, "type", TECH_TYPE_NAMES)),
         set_name=set_name, activation=_str(ctx, d, "activation", MOMENTS),
         text=_str(ctx, d, "text"), effects=tuple(_effect(ctx, e) for e in effects),
         level=_int(ctx, d, "level", 1, 2), requirement=_condition(ctx, d.get("requirement"), "requirement"),
@@ -263,17 +298,17 @@ def _tech(ctx: _Ctx, d: dict[str, Any], index: int, set_name: str) -> Card:
 
 
 def read_set(path: Path) -> tuple[str, str, dict[str, Any]]:
-    """Read one card-set file: (set name, sha256 of its bytes, parsed data)."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise CardDataError(f"{path}: cannot read card set ({exc.strerror})") from None
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise CardDataError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    """Read one card-set file: (set name, sha256 of its bytes, parsed data). The file is read
+    safely (`puzzles.jsonfile`); its ``version``, when given, must be `SET_VERSION`.
+
+    :raises CardDataError: naming the file, the field and the value."""
+    data, raw = read_json(path, CardDataError, "card set")
     if not isinstance(data, dict) or not isinstance(data.get("set"), str):
         raise CardDataError(f"{path}: field 'set' missing: a card set is an object with 'set', 'builders', 'technologies'")
+    version = data.get("version", SET_VERSION)
+    if version != SET_VERSION or isinstance(version, bool):
+        raise CardDataError(f"{path}: field 'version' = {quote(version)}: this engine reads "
+                            f"card-set version {SET_VERSION}")
     return data["set"], hashlib.sha256(raw).hexdigest(), data
 
 
@@ -299,7 +334,7 @@ def load_book(names: list[str] | tuple[str, ...] = ("base",)) -> CardBook:
                 raise CardDataError(f"{path}: field {key!r} must be a list")
             for d in items:
                 if not isinstance(d, dict):
-                    raise CardDataError(f"{path}: field {key!r}: every card must be an object, got {d!r}")
+                    raise CardDataError(f"{path}: field {key!r}: every card must be an object, got {quote(d)}")
                 bucket.append((_Ctx(str(path), str(d.get("id", "?"))), d, set_name))
     cards: list[Card] = []
     for i, (ctx, d, set_name) in enumerate(builders):
@@ -308,7 +343,10 @@ def load_book(names: list[str] | tuple[str, ...] = ("base",)) -> CardBook:
         cards.append(_tech(ctx, d, len(builders) + j, set_name))
     seen: dict[str, str] = {}
     for c, (ctx, _, _) in zip(cards, builders + techs, strict=True):
-        for key in (c.id, c.code):
+        for field, key in (("id", c.id), ("code", c.code)):
+            problem = card_code_problem(key, field == "code")
+            if problem is not None:
+                raise ctx.fail(field, key, problem)
             if key in seen:
                 raise ctx.fail("id" if key == c.id else "code", key, "appears twice")
             seen[key] = c.id

@@ -9,20 +9,21 @@ the value.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
 from puzzles.cardsets import _Ctx, _step
-from solver.engine.actions import CHEST_LETTERS
+from puzzles.jsonfile import read_json
+from solver.engine.actions import CHEST_LETTERS, chest_index
 from solver.engine.cards import Step
 from solver.engine.chestcards import Chest, ChestDataError, ChestSet, Part
 from solver.engine.chests import CHEST_MOMENTS
-from solver.engine.errors import CardDataError
+from solver.engine.errors import CardDataError, quote
 from solver.engine.goals import GoalError, parse_goal
 
 DEFAULT = "default"
 DEFAULT_PATH = Path(__file__).parent / "data" / "chests.json"
+CHESTS_FORMAT = "heritage-chests"
 TRANSLIT = ("A", "B", "V", "G", "D", "E", "ZH", "Z", "I", "K", "L", "M", "N", "O", "P")
 FORBIDDEN_OPS = ("hold_tech", "gain_held_tech", "vanish_if_knowledge")
 CARD_ONLY_COUNTERS = ("self.tokens", "adj.city", "adj.megalith", "adj.pyramid", "adj.any",
@@ -32,11 +33,7 @@ CARD_ONLY_COUNTERS = ("self.tokens", "adj.city", "adj.megalith", "adj.pyramid", 
 def letter_index(text: str) -> int | None:
     """The index of a chest letter, given in Cyrillic (``Б``) or transliterated (``B``, ``ZH``;
     RULES.md section 1), or None."""
-    t = text.strip()
-    if len(t) == 1 and t in CHEST_LETTERS:
-        return CHEST_LETTERS.index(t)
-    up = t.upper()
-    return TRANSLIT.index(up) if up in TRANSLIT else None
+    return chest_index(text)
 
 
 def to_letter(text: str, where: str, field: str) -> str:
@@ -44,7 +41,7 @@ def to_letter(text: str, where: str, field: str) -> str:
     k = letter_index(text) if isinstance(text, str) else None
     if k is None:
         raise ChestDataError(
-            f"{where}: field {field!r} = {text!r}: not a chest letter "
+            f"{where}: field {field!r} = {quote(text)}: not a chest letter "
             f"({' '.join(CHEST_LETTERS)}, or {' '.join(TRANSLIT)})")
     return CHEST_LETTERS[k]
 
@@ -54,7 +51,21 @@ def resolve(name: str) -> Path:
 
 
 def _fail(path: str, who: str, field: str, value: Any, why: str) -> ChestDataError:
-    return ChestDataError(f"{path}: chest {who}: field {field!r} = {value!r}: {why}")
+    return ChestDataError(f"{path}: chest {who}: field {field!r} = {quote(value)}: {why}")
+
+
+def check_format(data: dict[str, Any], where: str, name: str, version: int = 1) -> None:
+    """A data file's ``format`` and ``version``, when given, must be the ones this engine
+    reads (CHEST_FORMAT.md); a file without them is read as version `version`.
+
+    :raises ChestDataError: naming the file, the field and the value."""
+    fmt = data.get("format", name)
+    if fmt != name:
+        raise ChestDataError(f"{where}: field 'format' = {quote(fmt)}: expected {name!r}")
+    have = data.get("version", version)
+    if have != version or isinstance(have, bool):
+        raise ChestDataError(f"{where}: field 'version' = {quote(have)}: this engine reads "
+                             f"version {version}")
 
 
 def _part(path: str, who: str, field: str, obj: dict[str, Any]) -> Part:
@@ -72,6 +83,9 @@ def _part(path: str, who: str, field: str, obj: dict[str, Any]) -> Part:
 
 def _text_part(path: str, who: str, field: str, v: Any) -> tuple[Any, Part]:
     """A part given as a plain value (a user's known fact) or as an object with provenance."""
+    if isinstance(v, dict) and field == "goal" and "text" not in v and (
+            {"and", "or", "counter"} & set(v)):
+        return v, Part(stand_in=False, reason="given by the user's chest file")  # a goal tree
     if isinstance(v, dict):
         if "text" not in v:
             raise _fail(path, who, f"{field}.text", None, "missing")
@@ -98,7 +112,7 @@ def _check_step(path: str, who: str, step: Step, i: int) -> None:
 
 def _chest(path: str, d: Any, pos: int) -> Chest:
     if not isinstance(d, dict):
-        raise ChestDataError(f"{path}: field 'chests[{pos}]' = {d!r}: expected an object")
+        raise ChestDataError(f"{path}: field 'chests[{pos}]' = {quote(d)}: expected an object")
     ch = to_letter(d.get("letter"), f"{path}: chests[{pos}]", "letter")  # type: ignore[arg-type]
     unknown = set(d) - {"letter", "name", "goal", "effect", "note"}
     if unknown:
@@ -140,18 +154,12 @@ def _chest(path: str, d: Any, pos: int) -> Chest:
 def load_chests(name: str = DEFAULT) -> ChestSet:
     """Load a chest file (``default`` = the shipped one): exactly the 15 letters, once each."""
     path = resolve(name)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ChestDataError(f"{path}: cannot read chest file ({exc.strerror})") from None
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ChestDataError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    data, raw = read_json(path, ChestDataError, "chest file")
     where = str(path) if name != DEFAULT else "puzzles/data/chests.json"
     if not isinstance(data, dict) or not isinstance(data.get("chests"), list):
         raise ChestDataError(f"{where}: field 'chests' missing: a chest file is an object with "
                              "a list 'chests' of 15 chests")
+    check_format(data, where, CHESTS_FORMAT)
     chests: dict[int, Chest] = {}
     for pos, d in enumerate(data["chests"]):
         c = _chest(where, d, pos)

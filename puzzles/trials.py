@@ -7,18 +7,20 @@ text cuts them). A user may pass a trial file of the same shape (``--trials FILE
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from puzzles.chests import DEFAULT, chest_json, load_chests, to_letter
+from puzzles.chests import DEFAULT, check_format, chest_json, load_chests, to_letter
+from puzzles.jsonfile import read_json
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.chestcards import ChestDataError, ChestSet
 from solver.engine.chests import MAX_PER_ZONE
+from solver.engine.errors import quote
 from solver.engine.setup import Setup
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "trials.json"
+TRIALS_FORMAT = "heritage-trials"
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class Trial:
 
 
 def _fail(where: str, field: str, value: Any, why: str) -> ChestDataError:
-    return ChestDataError(f"{where}: field {field!r} = {value!r}: {why}")
+    return ChestDataError(f"{where}: field {field!r} = {quote(value)}: {why}")
 
 
 def _letters(where: str, field: str, v: Any) -> tuple[str, ...]:
@@ -76,15 +78,11 @@ def load_trials(name: str = DEFAULT) -> dict[int, Trial]:
     """The trial table of a file (``default``: the shipped one), by trial number."""
     path = DEFAULT_PATH if name == DEFAULT else Path(name)
     where = "puzzles/data/trials.json" if name == DEFAULT else str(path)
-    try:
-        data = json.loads(path.read_bytes())
-    except OSError as exc:
-        raise ChestDataError(f"{where}: cannot read trial file ({exc.strerror})") from None
-    except json.JSONDecodeError as exc:
-        raise ChestDataError(f"{where}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    data, _ = read_json(path, ChestDataError, "trial file")
     if not isinstance(data, dict) or not isinstance(data.get("trials"), list):
         raise ChestDataError(f"{where}: field 'trials' missing: a trial file is an object with "
                              "a list 'trials'")
+    check_format(data, where, TRIALS_FORMAT)
     out: dict[int, Trial] = {}
     for pos, d in enumerate(data["trials"]):
         t = _trial(where, d, pos)

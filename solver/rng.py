@@ -19,29 +19,42 @@ sorts canonically first (by card index), from the last position down.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
 
-MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
+MASK64: Final = (1 << 64) - 1
+GOLDEN: Final = 0x9E3779B97F4A7C15
+TWO64: Final = 1 << 64
+#: Below this every 64-bit draw is accepted by `Stream.below(n)` for any n <= 2**32
+#: (its rejection limit ``2**64 - 2**64 % n`` is above it), so the limit is rarely computed.
+SURE_ACCEPT: Final = TWO64 - (1 << 32)
+
+# The 64-bit values below are held as `Any`, not `int`: they do not fit the 63-bit tagged
+# integers of the compiled build (mypyc), and as plain objects they skip a conversion at every
+# operation. Interpreted, the code is the same Python arithmetic either way.
 
 
-def mix64(z: int) -> int:
-    """The SplitMix64 output function (a bijection on 64-bit integers)."""
-    z &= MASK64
+def _mix(z: Any) -> Any:
+    """The SplitMix64 output function of a value already in [0, 2**64)."""
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
     return z ^ (z >> 31)
 
 
+def mix64(z: int) -> int:
+    """The SplitMix64 output function (a bijection on 64-bit integers)."""
+    out: int = _mix(z & MASK64)
+    return out
+
+
 def fnv1a64(text: str) -> int:
     """64-bit FNV-1a of the ASCII bytes of `text` (stable across runs, unlike `hash`)."""
-    h = 0xCBF29CE484222325
+    h: Any = 0xCBF29CE484222325
     for byte in text.encode("ascii"):
-        h ^= byte
-        h = (h * 0x100000001B3) & MASK64
-    return h
+        h = ((h ^ byte) * 0x100000001B3) & MASK64
+    out: int = h
+    return out
 
 
 class Stream:
@@ -50,22 +63,27 @@ class Stream:
     __slots__ = ("_state",)
 
     def __init__(self, seed: int, purpose: str, index: int = 0) -> None:
-        self._state = mix64(mix64(seed & MASK64) ^ fnv1a64(purpose) ^ mix64(index + 1))
+        self._state: Any = mix64(mix64(seed & MASK64) ^ fnv1a64(purpose) ^ mix64(index + 1))
 
     def next64(self) -> int:
         """The next 64-bit output."""
-        self._state = (self._state + GOLDEN) & MASK64
-        return mix64(self._state)
+        state: Any = (self._state + GOLDEN) & MASK64
+        self._state = state
+        out: int = _mix(state)
+        return out
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)`` by rejection sampling (exact, no modulo bias)."""
+        """A uniform integer in ``[0, n)`` by rejection sampling (exact, no modulo bias): draws
+        at or above ``2**64 - 2**64 % n`` are rejected."""
         if n <= 0:
             raise ValueError(f"below() needs n > 0, got {n}")
-        limit = (1 << 64) - ((1 << 64) % n)
         while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
+            state: Any = (self._state + GOLDEN) & MASK64
+            self._state = state
+            x: Any = _mix(state)
+            if (x < SURE_ACCEPT and n <= 1 << 32) or x < TWO64 - TWO64 % n:
+                out: int = x % n
+                return out
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """A Fisher-Yates shuffle of `items` (which the caller has put in canonical order)."""

@@ -29,10 +29,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.bounds.bound import BOUND_NAMES, make_bound
+from solver.bounds.cpsat.relaxation import load_libraries
 from solver.bounds.simple import decline_phases_left
 from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.search.exhaustive import SearchConfig, SearchResult, search
+from solver.search.interrupt import Interrupt
 from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
 from solver.search.status import Status
 
@@ -62,6 +64,7 @@ class SolveConfig:
     exact_first_phases: int = 1  # exact search first when this few decline phases are left
     exact_first_share: float = 0.5
     bound: str = "simple"  # "cpsat": the constraint layer's bound, plan and proofs
+    root_bound_share: float = 0.25  # the most of a time limit the CP-SAT root bound may take
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.time_limit <= 0:
@@ -132,9 +135,12 @@ def _worker(root: GameState, game: HeritageGame, ncfg: NRPAConfig, wid: int, out
 
 def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progress: Progress,
                   on_progress: Callable[[Progress], None] | None,
-                  nodes: int | None, seconds: float | None) -> tuple[Incumbent, bool]:
-    """NRPA over `cfg.workers` processes (in-process for one worker). Returns the best
-    incumbent and whether Ctrl-C interrupted it."""
+                  nodes: int | None, seconds: float | None,
+                  interrupt: Interrupt | None = None) -> tuple[Incumbent, bool]:
+    """NRPA over `cfg.workers` processes (in-process for one worker). The node budget is a
+    total: each worker gets its share (a worker stops after the playout that reaches it). Returns
+    the best incumbent and whether Ctrl-C (`interrupt`) stopped it."""
+    interrupt = interrupt or Interrupt()
     share = None if nodes is None else max(1, nodes // cfg.workers)
     if cfg.workers == 1:
         def improve(inc: Incumbent) -> None:
@@ -150,18 +156,14 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
 
         def tick() -> bool:
             progress.nodes = holder[0].best.nodes  # keep the live display's node count fresh
-            return False
+            return interrupt.is_set()
 
         run = NRPA(root, _nrpa_config(cfg, 0, share, seconds), on_improve=improve, should_stop=tick,
                    game=game)
         holder.append(run)
-        try:
-            inc = run.run()
-            interrupted = False
-        except KeyboardInterrupt:
-            inc, interrupted = run.best, True
+        inc = run.run()
         progress.nodes = inc.nodes
-        return inc, interrupted
+        return inc, interrupt.is_set()
 
     ctx = mp.get_context("fork")
     out = ctx.Queue()
@@ -173,9 +175,8 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
         p.start()
     results: dict[int, Incumbent] = {}
     worker_nodes = [0] * cfg.workers
-    interrupted = False
     try:
-        while len(results) < cfg.workers:
+        while len(results) < cfg.workers and not interrupt.is_set():
             try:
                 msg = out.get(timeout=0.2)
             except queue.Empty:
@@ -199,17 +200,16 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
                 progress.nodes = sum(worker_nodes)
             if on_progress is not None:
                 on_progress(progress)
-    except KeyboardInterrupt:
-        interrupted = True
-        stop.set()
-        deadline = time.monotonic() + 2.0
-        while len(results) < cfg.workers and time.monotonic() < deadline:
-            try:
-                msg = out.get(timeout=0.1)
-            except (queue.Empty, KeyboardInterrupt):
-                continue
-            if msg[0] == "done":
-                results[msg[1]] = msg[2]
+        if interrupt.is_set():  # Ctrl-C: each worker stops and sends what it has
+            stop.set()
+            deadline = time.monotonic() + 2.0
+            while len(results) < cfg.workers and time.monotonic() < deadline:
+                try:
+                    msg = out.get(timeout=0.1)
+                except queue.Empty:
+                    continue
+                if msg[0] == "done":
+                    results[msg[1]] = msg[2]
     finally:
         stop.set()
         for p in procs:
@@ -223,35 +223,78 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
                                       and inc.failed_value > best.failed_value):
             best = inc
     best.nodes = sum(i.nodes for i in ordered)
-    return best, interrupted
+    return best, interrupt.is_set()
 
 
 def _exact(root: GameState, game: HeritageGame, line: Sequence[int], value: float | None,
-           nodes: int | None, seconds: float | None) -> SearchResult | None:
-    """Exact branch and bound from `root` with the incumbent (None if Ctrl-C stopped it)."""
+           nodes: int | None, seconds: float | None, interrupt: Interrupt) -> SearchResult:
+    """Exact branch and bound from `root` with the incumbent; Ctrl-C (`interrupt`) stops it
+    like a budget, with the best line it found (FEASIBLE) or none (UNKNOWN)."""
     game.bound.start_search(value)
-    scfg = SearchConfig(max_nodes=nodes, max_seconds=seconds)
-    try:
-        return search(root, scfg, order=game.order(root, line), incumbent=value, game=game)
-    except KeyboardInterrupt:
-        return None
+    scfg = SearchConfig(max_nodes=nodes, max_seconds=seconds, should_stop=interrupt.is_set)
+    return search(root, scfg, order=game.order(root, line), incumbent=value, game=game)
+
+
+def _seed(root: GameState, line: Sequence[int]) -> Incumbent:
+    """The incumbent a given line makes: its final VP as a goal-meeting line, or as a line that
+    misses a goal (an empty line makes none).
+
+    :raises ValueError: an action of `line` is not legal, or the line stops before the end."""
+    seed = Incumbent()
+    if not line:
+        return seed
+    st = root.clone()
+    for k, action in enumerate(line):
+        if action not in st.legal:
+            raise ValueError(f"incumbent: action {k + 1} ({action}) is not legal there")
+        st.apply(action)
+    if not st.is_terminal():
+        raise ValueError(f"incumbent: the line ends after {len(line)} actions, before the game does")
+    if st.feasible():
+        seed.value, seed.line = st.value(), list(line)
+    else:
+        seed.failed_value, seed.failed_line = st.value(), list(line)
+    return seed
 
 
 def solve(root: GameState, cfg: SolveConfig,
-          on_progress: Callable[[Progress], None] | None = None) -> SolveResult:
+          on_progress: Callable[[Progress], None] | None = None,
+          incumbent: Sequence[int] = ()) -> SolveResult:
     """Solve from `root` (not changed) with a fresh bound of kind `cfg.bound`. Ctrl-C returns
     the best line found so far.
 
     Near the end of the game (at most `cfg.exact_first_phases` decline phases left) the exact
     search runs first, with `cfg.exact_first_share` of the budget: small trees are proven at
     once. Otherwise, and if that does not finish, NRPA runs, then the exact search again with
-    the NRPA line as incumbent."""
-    game = HeritageGame(make_bound(cfg.bound))
+    the NRPA line as incumbent.
+
+    `incumbent`, a whole line from `root` to the end of the game (a player's own continuation,
+    `solver.analysis`), is the first incumbent: the line returned never ranks below it (every
+    goal met above any goal missed, then VP; ties keep it).
+
+    Ctrl-C (SIGINT, while `solve` runs in the main thread) does not raise: every phase stops
+    with what it has (`solver.search.interrupt`), and the result, marked ``interrupted``, holds
+    the best line so far. A time limit holds for every phase, the CP-SAT calls included.
+
+    :raises ValueError: `incumbent` is not a legal line to the end of the game."""
+    interrupt = Interrupt()
+    with interrupt.catching_sigint():
+        if cfg.bound == "cpsat":
+            load_libraries()  # start-up (~1.5 s the first time), before the solve's clock
+        return _solve(root, cfg, on_progress, incumbent, interrupt)
+
+
+def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], None] | None,
+           incumbent: Sequence[int], interrupt: Interrupt) -> SolveResult:
+    """The body of `solve`; Ctrl-C raises `interrupt`."""
+    start = time.monotonic()
+    deadline = None if cfg.time_limit is None else start + cfg.time_limit
+    root_seconds = None if cfg.time_limit is None else cfg.time_limit * cfg.root_bound_share
+    game = HeritageGame(make_bound(cfg.bound, interrupt, deadline, root_seconds))
     progress = Progress()
     progress.bound = game.upper_bound(root)
     if on_progress is not None:
         on_progress(progress)
-    start = time.monotonic()
     total_nodes = None if cfg.time_limit is not None else cfg.node_limit
     used = 0
     status = Status.UNKNOWN
@@ -259,11 +302,13 @@ def solve(root: GameState, cfg: SolveConfig,
     line: list[int] = []
     inc = Incumbent()
     interrupted = False
+    seed = _seed(root, incumbent)
+    if seed.found:
+        status, value, line = Status.FEASIBLE, seed.value, list(seed.line)
 
     def remaining(share: float) -> tuple[int | None, float | None]:
         n = None if total_nodes is None else max(1, int((total_nodes - used) * share))
-        t = None if cfg.time_limit is None else max(
-            0.1, (cfg.time_limit - (time.monotonic() - start)) * share)
+        t = None if deadline is None else max(0.05, (deadline - time.monotonic()) * share)
         return n, t
 
     if root.is_terminal():
@@ -274,25 +319,31 @@ def solve(root: GameState, cfg: SolveConfig,
             inc.failed_value = root.value()
     proven = status in (Status.OPTIMAL, Status.INFEASIBLE)
     if not proven and cfg.bound == "cpsat":  # the relaxation may prove the deal infeasible
+        progress.phase = "bound"
+        if on_progress is not None:
+            on_progress(progress)
         rb = game.bound.root(root)
         progress.bound = min(progress.bound, rb.bound)
-        if rb.infeasible:
+        if rb.infeasible and value is None:
             status, proven = Status.INFEASIBLE, True
-    if not proven and cfg.exact and decline_phases_left(root) <= cfg.exact_first_phases:
+        interrupted = interrupt.is_set()
+    if not proven and not interrupted and cfg.exact \
+            and decline_phases_left(root) <= cfg.exact_first_phases:
         progress.phase = "exact"
         n, t = remaining(cfg.exact_first_share)
-        res = _exact(root, game, [], None, n, t)
-        interrupted = res is None
-        if res is not None:
-            used += res.nodes
-            if res.status in (Status.OPTIMAL, Status.INFEASIBLE):
-                proven = True
-                status = res.status
-                if res.value is not None:
-                    value, line = res.value, list(res.line)
-                    progress.time_to_best = time.monotonic() - start
-            elif res.value is not None:
-                status, value, line = Status.FEASIBLE, res.value, list(res.line)
+        res = _exact(root, game, line, value, n, t, interrupt)
+        interrupted = interrupt.is_set()
+        used += res.nodes
+        if res.status == Status.OPTIMAL and res.value is not None:
+            proven, status = True, Status.OPTIMAL
+            value, line = res.value, list(res.line)
+            progress.time_to_best = time.monotonic() - start
+        elif res.status == Status.INFEASIBLE:  # complete: nothing beats the incumbent
+            proven = True
+            status = Status.OPTIMAL if value is not None else Status.INFEASIBLE
+        elif res.value is not None:
+            status, value, line = Status.FEASIBLE, res.value, list(res.line)
+            progress.time_to_best = time.monotonic() - start
     if not interrupted and not root.is_terminal() and (not proven or value is None):
         # NRPA: to find lines, or (proven infeasible) the best line that misses a goal.
         if proven:
@@ -302,7 +353,7 @@ def solve(root: GameState, cfg: SolveConfig,
             share = cfg.heuristic_share_far if far else cfg.heuristic_share
             n, t = remaining(share if cfg.exact else 1.0)
         progress.phase = "heuristic"
-        inc, interrupted = run_heuristic(root, game, cfg, progress, on_progress, n, t)
+        inc, interrupted = run_heuristic(root, game, cfg, progress, on_progress, n, t, interrupt)
         used += inc.nodes
         if not proven and inc.found and (value is None or inc.value > value):
             status, value, line = Status.FEASIBLE, inc.value, list(inc.line)
@@ -311,23 +362,24 @@ def solve(root: GameState, cfg: SolveConfig,
         if on_progress is not None:
             on_progress(progress)
         n, t = remaining(1.0)
-        res = _exact(root, game, line, value, n, t)
-        interrupted = res is None
-        if res is not None:
-            used += res.nodes
-            if res.status == Status.OPTIMAL and res.value is not None:
-                status, value, line = Status.OPTIMAL, res.value, list(res.line)
-                progress.time_to_best = time.monotonic() - start
-            elif res.status == Status.INFEASIBLE:
-                # Complete search, nothing better than the incumbent: proven.
-                status = Status.OPTIMAL if value is not None else Status.INFEASIBLE
-            elif res.status == Status.FEASIBLE and res.value is not None:
-                status, value, line = Status.FEASIBLE, res.value, list(res.line)
+        res = _exact(root, game, line, value, n, t, interrupt)
+        interrupted = interrupt.is_set()
+        used += res.nodes
+        if res.status == Status.OPTIMAL and res.value is not None:
+            status, value, line = Status.OPTIMAL, res.value, list(res.line)
+            progress.time_to_best = time.monotonic() - start
+        elif res.status == Status.INFEASIBLE and not interrupted:
+            # Complete search, nothing better than the incumbent: proven.
+            status = Status.OPTIMAL if value is not None else Status.INFEASIBLE
+        elif res.status == Status.FEASIBLE and res.value is not None:
+            status, value, line = Status.FEASIBLE, res.value, list(res.line)
     bound = progress.bound
     if status == Status.OPTIMAL and value is not None:
         bound = value
     elif status == Status.INFEASIBLE:
         bound = -math.inf
+    if seed.failed_line and (not inc.failed_line or seed.failed_value >= inc.failed_value):
+        inc = seed  # no goal met either way: the incumbent line keeps its rank on ties
     return SolveResult(
         status=status, line=line, value=value,
         failed_line=[] if value is not None else list(inc.failed_line),

@@ -119,8 +119,8 @@ def test_all_eight_flag() -> None:
             ["--gold", "20", "--want", "x", "--goal", "cheapest"],
             "error: --want: unknown know-how 'x'",
         ),
-        (["--gold", "-5"], "error: --gold: must be a whole number >= 0, got '-5'"),
-        (["--gold", "lots"], "error: --gold: must be a whole number >= 0, got 'lots'"),
+        (["--gold", "-5"], "error: --gold: must be a whole number from 0 to 1000000, got '-5'"),
+        (["--gold", "lots"], "error: --gold: must be a whole number from 0 to 1000000, got 'lots'"),
         (["--gold", "5", "--goal", "fame"], "error: --goal: must be 'scholars' or 'cheapest'"),
         (["--gold", "5", "--goal", "cheapest"], "error: --want: the 'cheapest' goal needs"),
     ],
@@ -155,4 +155,4 @@ def test_mounted_as_heritage_antike() -> None:
         check=False,
     )
     assert bad.returncode == 2
-    assert bad.stderr.strip() == "error: --gold: must be a whole number >= 0, got '-1'"
+    assert bad.stderr.strip() == "error: --gold: must be a whole number from 0 to 1000000, got '-1'"

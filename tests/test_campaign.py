@@ -293,7 +293,7 @@ def test_campaign_commands_end_to_end(tmp_path: Path) -> None:
     assert runner.invoke(app, ["campaign", "new", str(camp)]).exit_code == 2  # exists
     result = runner.invoke(app, ["campaign", "next", str(camp), "--json"])
     assert result.exit_code == 0, result.output
-    setup = json.loads(result.output)
+    setup = json.loads(result.output)["setup"]  # a position: the setup, no decision yet
     assert len(setup["chests"]["revealed"]) == 5 and setup["chests"]["campaign"] is True
     result = runner.invoke(app, ["campaign", "play", str(camp), "--out", str(line)])
     assert result.exit_code == 0, result.output

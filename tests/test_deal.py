@@ -35,7 +35,7 @@ def test_a_premade_deal_is_the_plain_setup() -> None:
     assert setup.hand == "3" and setup.seed == 4 and setup.trial == 2 and setup.goals
     assert setup.card_sets == CARD_SETS and not setup.restricted
     assert describe_setup(build_setup(BOOK, CARD_SETS)) == (
-        "Hand premade 1; seed 0; die seed 0; time card in space 4; cards base")
+        "Deal seed 0; die seed 0; time card in space 4 (16 turns); cards base")
 
 
 def test_errors_are_domain_errors_naming_the_option_or_the_file(tmp_path: Path) -> None:

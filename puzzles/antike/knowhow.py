@@ -23,9 +23,10 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 DATA_FILE = "antike_know_how.json"
 _FIELDS = frozenset({"name", "kind", "prerequisite", "price_new", "price_known"})
@@ -115,6 +116,8 @@ class Catalog:
         >>> sorted(load_catalog().closure(["navigation"]))
         ['navigation', 'sailing']
         """
+        import networkx as nx  # lazy: start-up time (networkx only when a graph is built)
+
         graph = _graph(self)
         result: set[str] = set()
         for name in names:
@@ -133,6 +136,8 @@ class Catalog:
 
         Deciding know-hows in this order means a secondary is decided after its basic.
         """
+        import networkx as nx  # lazy: start-up time (networkx only when a graph is built)
+
         graph = _graph(self)
         order = nx.lexicographical_topological_sort(graph, key=lambda n: graph.nodes[n]["index"])
         return tuple(order)
@@ -154,6 +159,8 @@ class Catalog:
 
 @cache
 def _graph(catalog: Catalog) -> nx.DiGraph:
+    import networkx as nx  # lazy: start-up time (networkx only when a graph is built)
+
     graph = nx.DiGraph()
     for k in catalog.know_hows:
         graph.add_node(

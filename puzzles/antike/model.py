@@ -13,18 +13,21 @@ linear form the search maximises, so both methods must return the same unique pu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ortools.sat.python import cp_model
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 from puzzles.antike.problem import PurchaseProblem
 from solver.search.status import Status
 
-_STATUS = {
-    cp_model.OPTIMAL: Status.OPTIMAL,
-    cp_model.FEASIBLE: Status.FEASIBLE,
-    cp_model.INFEASIBLE: Status.INFEASIBLE,
-    cp_model.UNKNOWN: Status.UNKNOWN,
-}
+
+def _status(code: cp_model.CpSolverStatus) -> Status:
+    """The search status of a CP-SAT result code."""
+    from ortools.sat.python import cp_model  # lazy: start-up time (OR-Tools)
+
+    return {cp_model.OPTIMAL: Status.OPTIMAL, cp_model.FEASIBLE: Status.FEASIBLE,
+            cp_model.INFEASIBLE: Status.INFEASIBLE, cp_model.UNKNOWN: Status.UNKNOWN}[code]
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,8 @@ class ModelOutcome:
 
 def build_model(problem: PurchaseProblem) -> tuple[cp_model.CpModel, dict[str, cp_model.IntVar]]:
     """The CP-SAT model of `problem` and its ``buy`` variables by know-how name."""
+    from ortools.sat.python import cp_model  # lazy: start-up time (OR-Tools)
+
     model = cp_model.CpModel()
     buy = {k.name: model.new_bool_var(f"buy_{k.name}") for k in problem.candidates}
     for name, var in buy.items():
@@ -56,6 +61,8 @@ def solve_model(problem: PurchaseProblem, time_limit: float = 10.0) -> ModelOutc
 
     :raises RuntimeError: when CP-SAT rejects the model (a bug, not an input error).
     """
+    from ortools.sat.python import cp_model  # lazy: start-up time (OR-Tools)
+
     model, buy = build_model(problem)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
@@ -64,7 +71,7 @@ def solve_model(problem: PurchaseProblem, time_limit: float = 10.0) -> ModelOutc
     code = solver.solve(model)
     if code == cp_model.MODEL_INVALID:
         raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
-    status = _STATUS[code]
+    status = _status(code)
     if not status.has_solution:
         return ModelOutcome(status, None, None)
     chosen = [name for name, var in buy.items() if solver.boolean_value(var)]

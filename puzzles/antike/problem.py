@@ -66,18 +66,21 @@ class Goal(StrEnum):
             raise ProblemError("goal", f"must be {choices}, got {text!r}") from None
 
 
+#: The most gold a purchase takes: far above the price of all eight know-hows (80), and small
+#: enough for the constraint model's integer arithmetic.
+GOLD_MAX = 1_000_000
+
+
 def parse_gold(text: str) -> int:
-    """The nation's gold, a whole number >= 0.
+    """The nation's gold, a whole number from 0 to `GOLD_MAX`, in ASCII digits.
 
     :raises ProblemError: for anything else.
     """
-    try:
-        gold = int(text.strip())
-    except ValueError:
-        raise ProblemError("gold", f"must be a whole number >= 0, got {text!r}") from None
-    if gold < 0:
-        raise ProblemError("gold", f"must be a whole number >= 0, got {text!r}")
-    return gold
+    word = text.strip()
+    if not word.isascii() or not word.isdigit() or len(word) > 7 or int(word) > GOLD_MAX:
+        raise ProblemError("gold", f"must be a whole number from 0 to {GOLD_MAX}, "
+                           f"got {text[:80]!r}")
+    return int(word)
 
 
 @dataclass(frozen=True)
@@ -119,8 +122,8 @@ class PurchaseProblem:
                 closed[parameter] = catalog.closure(names)
             except KnowHowError as exc:
                 raise ProblemError(parameter, str(exc)) from None
-        if isinstance(gold, bool) or not isinstance(gold, int) or gold < 0:
-            raise ProblemError("gold", f"must be a whole number >= 0, got {gold!r}")
+        if isinstance(gold, bool) or not isinstance(gold, int) or not 0 <= gold <= GOLD_MAX:
+            raise ProblemError("gold", f"must be a whole number from 0 to {GOLD_MAX}, got {gold!r}")
         if goal is Goal.CHEAPEST and not closed["want"]:
             raise ProblemError("want", "the 'cheapest' goal needs at least one wanted know-how")
         return cls(catalog, closed["have"], closed["others"], gold, goal, closed["want"])

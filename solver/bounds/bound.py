@@ -8,13 +8,14 @@ prove a deal infeasible, and a plan for move ordering. `make_bound` builds one b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Final, Protocol
 
 from solver.bounds.cpsat.bound import BoundResult, CpsatBound
 from solver.bounds.simple import PoolFactsCache, simple_upper_bound
 from solver.engine.state import GameState
+from solver.search.interrupt import Interrupt
 
-BOUND_NAMES = ("simple", "cpsat")
+BOUND_NAMES: Final = ("simple", "cpsat")
 
 
 class Bound(Protocol):
@@ -61,12 +62,15 @@ class SimpleBound:
         return actions
 
 
-def make_bound(name: str) -> Bound:
-    """A fresh bound of the named kind (``simple`` or ``cpsat``).
+def make_bound(name: str, stop: Interrupt | None = None, deadline: float | None = None,
+               root_seconds: float | None = None) -> Bound:
+    """A fresh bound of the named kind (``simple`` or ``cpsat``). A CP-SAT bound keeps a
+    solve's limits: `stop` (Ctrl-C) ends a call at once, no call runs past `deadline`
+    (`time.monotonic()`), the root call takes at most `root_seconds`.
 
     :raises ValueError: an unknown name."""
     if name == "simple":
         return SimpleBound()
     if name == "cpsat":
-        return CpsatBound()
+        return CpsatBound(stop=stop, deadline=deadline, root_seconds=root_seconds)
     raise ValueError(f"bound must be one of {', '.join(BOUND_NAMES)}, got {name!r}")

@@ -22,14 +22,15 @@ and bound cut. The constraint layer (`solver.bounds.cpsat`) gives a tighter one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from solver.engine.cards import ARTIFACT, Card
 from solver.engine.frames import F_DECLINE_PHASE
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
 
-TIMELINE_PLACES = 12
-MOVER_OPS = frozenset({"create", "move", "swap"})
+TIMELINE_PLACES: Final = 12
+MOVER_OPS: Final = frozenset({"create", "move", "swap"})
 
 
 def _is_mover(card: Card) -> bool:

@@ -8,19 +8,25 @@ Everything here is immutable and shared by every game state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 # Builder card kinds (monument types first; RULES.md section 1).
-CITY, MEGALITH, PYRAMID, ARTIFACT = 0, 1, 2, 3
-KIND_NAMES = ("city", "megalith", "pyramid", "artifact")
-MONUMENT_KINDS = (CITY, MEGALITH, PYRAMID)
+CITY: Final = 0
+MEGALITH: Final = 1
+PYRAMID: Final = 2
+ARTIFACT: Final = 3
+KIND_NAMES: Final = ("city", "megalith", "pyramid", "artifact")
+MONUMENT_KINDS: Final = (CITY, MEGALITH, PYRAMID)
 
 # Technology types.
-ANCIENT, SECRET, WRITING = 0, 1, 2
-TECH_TYPE_NAMES = ("ancient", "secret", "writing")
+ANCIENT: Final = 0
+SECRET: Final = 1
+WRITING: Final = 2
+TECH_TYPE_NAMES: Final = ("ancient", "secret", "writing")
 
-MOMENTS = ("immediate", "timeline", "decline", "endgame", "anytime")
+MOMENTS: Final = ("immediate", "timeline", "decline", "endgame", "anytime")
 
-COUNTERS = (
+COUNTERS: Final = (
     "past.city", "past.megalith", "past.pyramid", "past.any", "past.max_type", "past.min_type",
     "past.endgame",
     "timeline.city", "timeline.megalith", "timeline.pyramid", "timeline.any", "timeline.min_type",
@@ -31,21 +37,21 @@ COUNTERS = (
     "adj.city", "adj.megalith", "adj.pyramid", "adj.any", "adj.max_type",
 )
 
-OPS = (">=", "<=", "==")  # card conditions and requirements
-CLAUSE_OPS = (">=", "<=", "==", ">", "<")  # goals may also say > and <
+OPS: Final = (">=", "<=", "==")  # card conditions and requirements
+CLAUSE_OPS: Final = (">=", "<=", "==", ">", "<")  # goals may also say > and <
 
-STEP_OPS = (
+STEP_OPS: Final = (
     "draw", "remove_knowledge", "discard_lost", "swap", "move", "straighten", "create", "learn",
     "archive", "reveal_keep", "reveal_until", "niches", "ancient_greek", "discard_hand", "pay",
     "bury_tech", "vanish_if_knowledge", "hold_tech", "gain_held_tech",
 )
 
-SPECIALS = (
+SPECIALS: Final = (
     "potala_skip_decline", "candi_sukuh", "kensington_runestone", "phaistos_disc",
     "elongated_skulls", "poulnabrone",
 )
 
-TARGETS = ("self", "one", "pair", "pool", "each")
+TARGETS: Final = ("self", "one", "pair", "pool", "each")
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +116,7 @@ class Trigger:
     rotated_at_least: int = 0
 
 
-ANY_MONUMENT = -1
+ANY_MONUMENT: Final = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +221,9 @@ class CardBook:
 
     cards: tuple[Card, ...]
     sets: tuple[tuple[str, str], ...]  # (set name, content hash)
+    # lookup tables made from `cards` (declared fields, so a compiled build can hold them)
+    _by_code: dict[str, int] = field(init=False, repr=False, compare=False)
+    _by_id: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_code = {c.code: c.index for c in self.cards}
@@ -230,9 +239,7 @@ class CardBook:
 
     def lookup(self, name: str) -> Card | None:
         """The card with this code (``C5``) or id (``C5_ElloraCaves``), or None."""
-        by_code: dict[str, int] = self._by_code  # type: ignore[attr-defined]
-        by_id: dict[str, int] = self._by_id  # type: ignore[attr-defined]
-        idx = by_code.get(name, by_id.get(name))
+        idx = self._by_code.get(name, self._by_id.get(name))
         return None if idx is None else self.cards[idx]
 
     @property

@@ -35,6 +35,8 @@ Goal chests' effects are never usable (section 8), and chests are never offered 
 
 from __future__ import annotations
 
+from typing import Final
+
 from solver.engine import actions as A
 from solver.engine.chestcards import Chest
 from solver.engine.frames import (
@@ -48,10 +50,11 @@ from solver.engine.frames import (
 )
 from solver.engine.state import CHEST_BASE, EMPTY, GameState
 
-LIGHTNING, TIMELINE = "lightning", "timeline"
-CHEST_MOMENTS = (LIGHTNING, TIMELINE)
-MAX_PER_ZONE = 5  # rulebook: at most 5 chests on the board, at most 5 under it
-PICK_BASE = A.CHEST_PICK  # "chest:Б" (choose a chest) vs "!chest:Б" (use its effect)
+LIGHTNING: Final = "lightning"
+TIMELINE: Final = "timeline"
+CHEST_MOMENTS: Final = (LIGHTNING, TIMELINE)
+MAX_PER_ZONE: Final = 5  # rulebook: at most 5 chests on the board, at most 5 under it
+PICK_BASE: Final = A.CHEST_PICK  # "chest:Б" (choose a chest) vs "!chest:Б" (use its effect)
 
 
 def chest_of(st: GameState, k: int) -> Chest:

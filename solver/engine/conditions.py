@@ -8,6 +8,7 @@ resolution"); a technology requirement when the technology is learned.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Final
 
 from solver.engine.cards import (
     ANCIENT,
@@ -69,7 +70,7 @@ def _hand_artifacts(st: GameState, src: int) -> int:
     return sum(1 for c in st.hand if cards[c].kind == ARTIFACT)
 
 
-COUNTERS: dict[str, Counter] = {
+COUNTERS: Final[dict[str, Counter]] = {
     "past.city": _past(CITY),
     "past.megalith": _past(MEGALITH),
     "past.pyramid": _past(PYRAMID),

@@ -8,6 +8,8 @@ one group in the player's order (D15). Nested Creates granted by effects are ful
 
 from __future__ import annotations
 
+from typing import Final
+
 from solver.engine import actions as A
 from solver.engine.cards import ANY_MONUMENT, ARTIFACT
 from solver.engine.conditions import count, holds
@@ -22,7 +24,8 @@ from solver.engine.frames import (
 from solver.engine.groups import push_group
 from solver.engine.state import GameState
 
-MONUMENT, ARTIFACT_KIND = ANY_MONUMENT, ARTIFACT  # kind filters of a (nested) Create
+MONUMENT: Final = ANY_MONUMENT  # kind filters of a (nested) Create
+ARTIFACT_KIND: Final = ARTIFACT
 
 
 def create_cost(card_cost: int, start: int, space: int) -> int:
@@ -81,7 +84,8 @@ def creatable(st: GameState, kind: int | None, mtype: int | None) -> list[int]:
 
 def start_create(st: GameState, kind: int | None, mtype: int | None, optional: bool,
                  granted_by: int, source: tuple[int, ...] = ()) -> None:
-    """Push the decisions of a Create. `source` non-empty: create from revealed cards (T22)."""
+    """Push the decisions of a Create. `source` non-empty: create one of these revealed cards
+    (T22); once it is chosen the other revealed cards are discarded."""
     st.stack.append((D_CREATE_CARD, kind, mtype, optional, granted_by, source))
 
 
@@ -102,8 +106,12 @@ def create_card_choose(st: GameState, fr: Frame, action: int) -> None:
     if action == A.NO:
         return
     card = A.value_of(action)
-    if source:
+    if source:  # T22: the card is chosen among those set aside; the others are discarded now
         st.limbo.remove(card)
+        for other in source:
+            if other in st.limbo:
+                st.limbo.remove(other)
+                st.discard.append(other)
     else:
         st.hand.remove(card)
     st.limbo.append(card)

@@ -17,6 +17,7 @@ card's slide happen.
 from __future__ import annotations
 
 from bisect import insort
+from typing import Final
 
 from solver.engine import actions as A
 from solver.engine.chests import discard_unused_chests
@@ -36,7 +37,7 @@ from solver.engine.frames import (
 )
 from solver.engine.state import TIME, GameState
 
-MIDGAME_PAST = 7
+MIDGAME_PAST: Final = 7
 
 
 def decline_phase(st: GameState, fr: Frame) -> None:

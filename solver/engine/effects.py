@@ -18,6 +18,7 @@ engine knows. These tables are the source of truth for `solver.engine.coverage`:
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from solver.engine import actions as A
 from solver.engine.archive import start_archive
@@ -173,7 +174,7 @@ def special_poulnabrone(st: GameState, card: int) -> None:
 
 
 #: Every step op the interpreter runs, and its handler.
-STEP_HANDLERS: dict[str, StepHandler] = {
+STEP_HANDLERS: Final[dict[str, StepHandler]] = {
     "draw": step_draw,
     "remove_knowledge": step_remove,
     "discard_lost": step_discard_lost,
@@ -196,12 +197,12 @@ STEP_HANDLERS: dict[str, StepHandler] = {
 }
 
 #: Specials that resolve when their effect comes up (the group is formed in `create.place`).
-SPECIAL_HANDLERS: dict[str, SpecialHandler] = {
+SPECIAL_HANDLERS: Final[dict[str, SpecialHandler]] = {
     "poulnabrone": special_poulnabrone,
 }
 
 #: Standing specials: nothing resolves; the rule that reads them applies them while in play.
-STANDING_SPECIALS = frozenset({
+STANDING_SPECIALS: Final = frozenset({
     "potala_skip_decline",  # solver.engine.create.place: no decline this turn
     "candi_sukuh",  # solver.engine.learn.candi_sukuh_in_timeline (D19)
     "kensington_runestone",  # solver.engine.excavate

@@ -21,3 +21,21 @@ class IllegalActionError(HeritageError, ValueError):
 
 class EffectNotImplementedError(HeritageError, NotImplementedError):
     """A card's effect is needed but the engine does not implement it yet."""
+
+
+#: The most characters of a bad value an error message quotes (a 6 MB value gives one short line).
+QUOTE_LIMIT = 80
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A value as an error message shows it: its ``repr``, cut to about `limit` characters.
+
+    >>> quote("X99")
+    "'X99'"
+    >>> quote("A" * 200)[-24:]
+    "AAAA'... (202 characters)"
+    """
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"

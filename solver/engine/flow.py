@@ -13,7 +13,7 @@ lazily and no import order matters. A state reaches the table through `GameState
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Final, Protocol
 
 from solver.engine import (
     archive,
@@ -42,7 +42,7 @@ Options = Callable[[GameState, Frame], list[int]]
 Choose = Callable[[GameState, Frame, int], None]
 
 #: The modules whose handlers make up the rules (each frame kind is handled by one of them).
-PHASE_MODULES: tuple[Callable[[], Registry], ...] = (
+PHASE_MODULES: Final[tuple[Callable[[], Registry], ...]] = (
     turn.register, decline.register, create.register, learn.register, archive.register,
     excavate.register, effects.register, targets.register, reveal.register, techeffects.register,
     costs.register, knowledge.register, chests.register,
@@ -83,7 +83,7 @@ class Rules:
         stack = st.stack
         while stack:
             fr = stack[-1]
-            kind = fr[0]
+            kind: int = fr[0]
             if kind < 100:
                 stack.pop()
                 if observer is None:
@@ -122,7 +122,7 @@ class Rules:
 
 
 #: The rules every dealt game plays by (the table never changes once built).
-RULES = Rules()
+RULES: Final = Rules()
 
 
 def settle(st: GameState) -> None:

@@ -7,31 +7,65 @@ player. Tuples are immutable, so cloning a state copies the stack list and nothi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 Frame = tuple[Any, ...]
 # (automatic handlers, option generators, choice handlers) of one module, by frame kind
 Registry = tuple[dict[int, Any], dict[int, Any], dict[int, Any]]
 
 # Automatic frames.
-(
-    F_TURN_START, F_TURN_END, F_TIMELINE_PHASE, F_DECLINE_PHASE, F_DECLINE_NEXT, F_DECLINE_CARD,
-    F_DECLINE_FINISH, F_ELONGATED, F_SLIDE, F_TECH_PHASE, F_PLACE, F_EFFECT, F_STEPS,
-    F_LEARN_TRIGGERS, F_EXCAVATE_DRAW, F_EXCAVATE_TRIGGERS, F_END_GAME, F_REVEAL_DISCARD,
-    F_ARCHIVE_REMOVE, F_AFTER_CREATE,
-) = range(20)
+F_TURN_START: Final = 0
+F_TURN_END: Final = 1
+F_TIMELINE_PHASE: Final = 2
+F_DECLINE_PHASE: Final = 3
+F_DECLINE_NEXT: Final = 4
+F_DECLINE_CARD: Final = 5
+F_DECLINE_FINISH: Final = 6
+F_ELONGATED: Final = 7
+F_SLIDE: Final = 8
+F_TECH_PHASE: Final = 9
+F_PLACE: Final = 10
+F_EFFECT: Final = 11
+F_STEPS: Final = 12
+F_LEARN_TRIGGERS: Final = 13
+F_EXCAVATE_DRAW: Final = 14
+F_EXCAVATE_TRIGGERS: Final = 15
+F_END_GAME: Final = 16
+F_REVEAL_DISCARD: Final = 17
+F_ARCHIVE_REMOVE: Final = 18
+F_AFTER_CREATE: Final = 19
 
 # Decision frames.
-(
-    D_KEEP, D_ACTION, D_ORDER, D_DECLINE_ORDER, D_FLIP, D_CREATE_CARD, D_CREATE_SPACE, D_PAY,
-    D_ARCHIVE, D_REMOVE, D_EXCAVATE, D_KENSINGTON, D_LEARN, D_YESNO, D_TARGET, D_MOVE_SPACE,
-    D_NUMBER, D_PICK, D_DISCARD_VAR, D_TECH_PICK, D_BOTTOM, D_ARTIFACT_PAY,
-) = range(100, 122)
+D_KEEP: Final = 100
+D_ACTION: Final = 101
+D_ORDER: Final = 102
+D_DECLINE_ORDER: Final = 103
+D_FLIP: Final = 104
+D_CREATE_CARD: Final = 105
+D_CREATE_SPACE: Final = 106
+D_PAY: Final = 107
+D_ARCHIVE: Final = 108
+D_REMOVE: Final = 109
+D_EXCAVATE: Final = 110
+D_KENSINGTON: Final = 111
+D_LEARN: Final = 112
+D_YESNO: Final = 113
+D_TARGET: Final = 114
+D_MOVE_SPACE: Final = 115
+D_NUMBER: Final = 116
+D_PICK: Final = 117
+D_DISCARD_VAR: Final = 118
+D_TECH_PICK: Final = 119
+D_BOTTOM: Final = 120
+D_ARTIFACT_PAY: Final = 121
 
 # Decision frames of the solo modes (chest cards: solver.engine.chests).
-D_CHEST_WINDOW, D_CHEST_USE, D_CHEST_GOALS, D_CHEST_REVISE = range(122, 126)
+D_CHEST_WINDOW: Final = 122
+D_CHEST_USE: Final = 123
+D_CHEST_GOALS: Final = 124
+D_CHEST_REVISE: Final = 125
 
-DECISION_NAMES = {
+DECISION_NAMES: Final = {
     D_KEEP: "keep 6 of 10",
     D_ACTION: "choose an action",
     D_ORDER: "order simultaneous effects",

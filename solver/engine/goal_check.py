@@ -8,7 +8,7 @@ The goal language itself (`Goal`, `parse_goal`, the counters' definitions) is
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.cards import Clause
@@ -44,7 +44,7 @@ def _evaluators() -> dict[str, Callable[[GameState], int]]:
 
 
 #: How each goal counter is read from a state (a constant table, built once at import).
-_EVAL: dict[str, Callable[[GameState], int]] = _evaluators()
+_EVAL: Final[dict[str, Callable[[GameState], int]]] = _evaluators()
 
 
 def counter_value(st: GameState, name: str) -> int:

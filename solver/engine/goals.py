@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from solver.engine.cards import CLAUSE_OPS, Clause
-from solver.engine.errors import HeritageError
+from solver.engine.errors import HeritageError, quote
 
 
 class GoalError(HeritageError, ValueError):
@@ -146,7 +146,10 @@ def to_json(goal: Goal) -> Any:
 
 # ------------------------------------------------------------------ parsing
 
-_TOKEN = re.compile(r"\s*(?:(>=|<=|==|>|<)|(\()|(\))|(-?\d+)|([A-Za-z_][A-Za-z0-9_.]*))")
+_TOKEN = re.compile(r"\s*(?:(>=|<=|==|>|<)|(\()|(\))|(-?[0-9]+)|([A-Za-z_][A-Za-z0-9_.]*))")
+#: The deepest nesting of parentheses (text) or of and/or (JSON tree) a goal may have: real goals
+#: nest one or two levels; a limit keeps a malformed file from exhausting the recursion.
+MAX_GOAL_DEPTH = 16
 
 
 def _tokens(text: str) -> list[str]:
@@ -156,7 +159,7 @@ def _tokens(text: str) -> list[str]:
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None or m.end() == pos:
-            raise GoalError(f"goal {text!r}: cannot read {text[pos:].strip()!r}")
+            raise GoalError(f"goal {quote(text)}: cannot read {quote(text[pos:].strip())}")
         out.append(m.group(0).strip())
         pos = m.end()
     return out
@@ -167,9 +170,10 @@ class _Parser:
         self.text = text
         self.toks = _tokens(text)
         self.i = 0
+        self.depth = 0
 
     def fail(self, why: str) -> GoalError:
-        return GoalError(f"goal {self.text!r}: {why}")
+        return GoalError(f"goal {quote(self.text)}: {why}")
 
     def peek(self) -> str | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -198,7 +202,11 @@ class _Parser:
     def atom(self) -> Goal:
         t = self.take()
         if t == "(":
+            self.depth += 1
+            if self.depth > MAX_GOAL_DEPTH:
+                raise self.fail(f"parentheses nest deeper than {MAX_GOAL_DEPTH} levels")
             g = self.goal()
+            self.depth -= 1
             if self.take() != ")":
                 raise self.fail("a '(' is not closed")
             return g
@@ -208,13 +216,16 @@ class _Parser:
         if op not in OPS:
             raise self.fail(f"expected a comparison (>= <= == > <) after {t}, got {op!r}")
         n = self.take()
-        if not n.lstrip("-").isdigit():
+        if not n.lstrip("-").isascii() or not n.lstrip("-").isdigit():
             raise self.fail(f"expected a whole number after {t} {op}, got {n!r}")
         return Clause(t, op, int(n))
 
 
-def parse_goal(source: Any) -> Goal:
-    """A goal from its text or its JSON tree; raises `GoalError` naming what is wrong."""
+def parse_goal(source: Any, depth: int = 0) -> Goal:
+    """A goal from its text or its JSON tree; raises `GoalError` naming what is wrong (a tree
+    nested deeper than `MAX_GOAL_DEPTH` too)."""
+    if depth > MAX_GOAL_DEPTH:
+        raise GoalError(f"goal: and/or nest deeper than {MAX_GOAL_DEPTH} levels")
     if isinstance(source, str):
         p = _Parser(source)
         if not p.toks:
@@ -224,25 +235,25 @@ def parse_goal(source: Any) -> Goal:
             raise p.fail(f"unexpected {p.peek()!r}")
         return g
     if isinstance(source, list) and len(source) == 3 and not isinstance(source[0], (list, dict)):
-        return parse_goal({"counter": source[0], "op": source[1], "value": source[2]})
+        return parse_goal({"counter": source[0], "op": source[1], "value": source[2]}, depth)
     if isinstance(source, dict):
         if set(source) == {"and"} or set(source) == {"or"}:
             key = next(iter(source))
             parts = source[key]
             if not isinstance(parts, list) or not parts:
-                raise GoalError(f"goal {source!r}: {key!r} needs a non-empty list")
-            sub = tuple(parse_goal(p) for p in parts)
+                raise GoalError(f"goal {quote(source)}: {key!r} needs a non-empty list")
+            sub = tuple(parse_goal(p, depth + 1) for p in parts)
             if len(sub) == 1:
                 return sub[0]
             return And(sub) if key == "and" else Or(sub)
         if set(source) == {"counter", "op", "value"}:
             c, op, v = source["counter"], source["op"], source["value"]
             if c not in COUNTERS:
-                raise GoalError(f"goal {source!r}: unknown counter {c!r}")
+                raise GoalError(f"goal {quote(source)}: unknown counter {quote(c)}")
             if op not in OPS:
-                raise GoalError(f"goal {source!r}: unknown comparison {op!r}")
+                raise GoalError(f"goal {quote(source)}: unknown comparison {quote(op)}")
             if not isinstance(v, int) or isinstance(v, bool):
-                raise GoalError(f"goal {source!r}: value {v!r} is not a whole number")
+                raise GoalError(f"goal {quote(source)}: value {quote(v)} is not a whole number")
             return Clause(c, op, v)
-    raise GoalError(f"goal {source!r}: expected text, {{'and': [...]}}, {{'or': [...]}} "
+    raise GoalError(f"goal {quote(source)}: expected text, {{'and': [...]}}, {{'or': [...]}} "
                     "or {'counter', 'op', 'value'}")

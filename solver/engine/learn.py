@@ -1,6 +1,7 @@
 """The Learn action (RULES.md section 5): take an available technology whose requirement you
-meet; its immediate effect applies, then the "each time you LEARN" effects in play (in the
-player's order). A tile left with exactly one card is discarded and refilled."""
+meet; its immediate effect applies, then the "each time you LEARN" effects of the cards that were
+in play when it entered the collection (in the player's order). A tile left with exactly one
+card is discarded and refilled."""
 
 from __future__ import annotations
 
@@ -65,17 +66,27 @@ def learn_choose(st: GameState, fr: Frame, action: int) -> None:
 
 
 def gain_technology(st: GameState, tech: int) -> None:
-    """Add a technology to the collection; push its immediate effect, then the Learn triggers."""
+    """Learn `tech` (the Learn action or a Learn an effect grants): it enters the collection,
+    the "each time you LEARN" effects of the cards in play now are collected, its immediate
+    effect resolves, then that group (clarifications "Ordering": the technology's effect first).
+    A card the effect itself puts into play (T22's artifact) was not in play at the Learn, so it
+    does not react to it."""
     insort(st.techs, tech)
-    st.stack.append((F_LEARN_TRIGGERS, tech))
+    st.stack.append((F_LEARN_TRIGGERS, tech, learn_trigger_group(st, tech)))
+    add_to_collection(st, tech)
+
+
+def add_to_collection(st: GameState, tech: int) -> None:
+    """Push the immediate effect of a technology that has just entered the collection (a Learn,
+    or Abu Simbel's "add it to your collection", which is no Learn: RULES.md section 12)."""
     effects = st.book.cards[tech].effects
     for i in range(len(effects) - 1, -1, -1):
         if effects[i].moment == "immediate":
             st.stack.append((F_EFFECT, tech, i, 0))
 
 
-def learn_triggers(st: GameState, fr: Frame) -> None:
-    tech = fr[1]
+def learn_trigger_group(st: GameState, tech: int) -> tuple[tuple[int, int], ...]:
+    """The (card, effect index) pairs in play that react to learning `tech` (its type)."""
     ttype = st.book.cards[tech].kind
     cards = st.book.cards
     group: list[tuple[int, int]] = []
@@ -84,7 +95,14 @@ def learn_triggers(st: GameState, fr: Frame) -> None:
             t = e.trigger
             if t is not None and t.event == "learn" and (t.tech_type is None or t.tech_type == ttype):
                 group.append((x, i))
-    push_group(st, group)
+    return tuple(group)
+
+
+def learn_triggers(st: GameState, fr: Frame) -> None:
+    """Resolve the Learn group collected when the technology entered the collection, in the
+    player's order (D15); a card that has left play since does not react."""
+    in_play = set(st.in_play())
+    push_group(st, [(x, i) for x, i in fr[2] if x in in_play])
 
 
 def register() -> Registry:

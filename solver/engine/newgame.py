@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.cards import CardBook
 from solver.engine.chests import place_goal
-from solver.engine.errors import SetupError
+from solver.engine.errors import SetupError, quote
 from solver.engine.flow import RULES
 from solver.engine.frames import D_CHEST_GOALS, D_KEEP, D_PAY, F_TURN_START
 from solver.engine.setup import DRAW_SIZE, HAND_SIZE, Setup
@@ -16,7 +18,7 @@ from solver.rng import shuffled
 def _resolve(book: CardBook, code: str, field_name: str) -> int:
     card = book.lookup(code)
     if card is None or card.is_tech:
-        raise SetupError(f"{field_name}: unknown builder card {code!r}")
+        raise SetupError(f"{field_name}: unknown builder card {quote(code)}")
     return card.index
 
 
@@ -28,8 +30,48 @@ def _deal_chests(st: GameState, setup: Setup) -> None:
     st.chests_under = sorted(CHEST_LETTERS.index(ch) for ch in setup.under)
 
 
-def new_game(setup: Setup, book: CardBook) -> GameState:
-    """Deal a game (RULES.md section 3) and run it to the first decision."""
+@dataclass(frozen=True)
+class Decks:
+    """The cards of a deal before play (RULES.md section 3): the starting hand (premade or
+    listed; empty for draw 10), the builder deck and the two technology decks. Each deck is a
+    list whose END is its top, as `GameState` keeps it."""
+
+    hand: list[int]
+    builder: list[int]
+    tech1: list[int]
+    tech2: list[int]
+
+
+def _tech_order(book: CardBook, pool: list[int], given: tuple[str, ...] | None, level: int,
+                seed: int, purpose: str) -> list[int]:
+    """A technology deck: the given top cards (top first), the rest shuffled from the seed;
+    nothing given, the whole deck shuffled (RULES.md section 3.1)."""
+    field_name = f"tech_deck_{level}"
+    if given is None:
+        return shuffled(seed, purpose, 0, pool)
+    top: list[int] = []
+    for code in given:
+        card = book.lookup(code)
+        if card is None or not card.is_tech:
+            raise SetupError(f"{field_name}: unknown technology {code!r}")
+        if card.level != level:
+            raise SetupError(f"{field_name}: card {card.code} is a Level {'I' * card.level} "
+                             f"technology, not Level {'I' * level}")
+        if card.index not in pool:
+            raise SetupError(f"{field_name}: card {card.code} is not in this game's deck")
+        if card.index in top:
+            raise SetupError(f"{field_name}: card {card.code} appears twice")
+        top.append(card.index)
+    rest = [i for i in pool if i not in set(top)]
+    return shuffled(seed, purpose, 0, rest) + top[::-1]
+
+
+def deal_decks(setup: Setup, book: CardBook) -> Decks:
+    """The hand and the three decks of a setup (RULES.md section 3): a premade hand is taken
+    out before the builder deck is shuffled; an explicit deck order replaces the shuffle;
+    technology decks may be given in part (`Setup.tech_deck_1`, `Setup.tech_deck_2`).
+
+    :raises SetupError: a hand, deck or technology order that does not fit the card sets."""
     pool = setup.card_pool(book)
     cards = book.cards
     builders = sorted(i for i in pool if not cards[i].is_tech)
@@ -64,6 +106,15 @@ def new_game(setup: Setup, book: CardBook) -> GameState:
         deck = order[::-1]  # the file lists the top card first; the top is the list's end
     else:
         deck = shuffled(setup.seed, "builder", 0, rest)
+    tech1 = _tech_order(book, level1, setup.tech_deck_1, 1, setup.seed, "tech1")
+    tech2 = _tech_order(book, level2, setup.tech_deck_2, 2, setup.seed, "tech2")
+    return Decks(hand, deck, tech1, tech2)
+
+
+def new_game(setup: Setup, book: CardBook) -> GameState:
+    """Deal a game (RULES.md section 3) and run it to the first decision."""
+    decks = deal_decks(setup, book)
+    hand, deck = decks.hand, decks.builder
 
     st = GameState.__new__(GameState)
     st.book = book
@@ -81,7 +132,7 @@ def new_game(setup: Setup, book: CardBook) -> GameState:
     st.techs = []
     st.tiles = [EMPTY] * 9
     st.tile_level = [1, 1, 2]
-    st.tech_decks = [shuffled(setup.seed, "tech1", 0, level1), shuffled(setup.seed, "tech2", 0, level2)]
+    st.tech_decks = [decks.tech1, decks.tech2]
     st.tech_discards = [[], []]
     st.turn = 0
     st.time_space = setup.time_space

@@ -7,7 +7,8 @@ single option is taken by the engine itself (`solver.engine.flow`), so it never 
 
 A line file is one JSON object::
 
-    {"setup": {...Setup.to_json()...},
+    {"format": 2,
+     "setup": {...Setup.to_json()...},
      "line": [[...turn 0...], [...turn 1...], ...],
      "score": {"past": 29, "effects": 18, "technologies": 31, "timeline": 1,
                "lost_knowledge": -32, "total": 47},
@@ -15,7 +16,11 @@ A line file is one JSON object::
 
 ``score`` is the five-row score sheet (RULES.md section 7, D1) of the final position (``null``
 for an unfinished position), ``goals`` the trial goals (`solver.engine.goal_check.goals_json`, empty
-without a trial). Reading and checking line files is `puzzles.lines` (`replay`, `load_position`).
+without a trial). ``format`` is the version of this contract (`LINE_FORMAT`); a file without it
+is format 1, read as before: format 2 names the data files of the setup (a card-set file, a chest
+or trial file) by paths relative to the line file, and gives one die roll per technology phase
+exactly. Every later change to the contract bumps it. Reading and checking line files is
+`puzzles.lines` (`replay`, `load_position`); their claims, `puzzles.claims`.
 
 A replay refuses a line whose card sets changed since it was written (the card indices, and so
 the deal, depend on the exact files: their sha256 is in the setup).
@@ -38,6 +43,8 @@ from solver.engine.setup import Setup
 from solver.engine.state import GameState
 
 SCORE_ROWS = ("past", "effects", "technologies", "timeline", "lost_knowledge", "total")
+#: The line-file format this engine writes (module docstring); it reads formats 1 to this.
+LINE_FORMAT = 2
 
 
 class LineError(HeritageError, ValueError):
@@ -122,6 +129,7 @@ class GameRecord:
         """The line-file object (module docstring)."""
         self._pad()
         return {
+            "format": LINE_FORMAT,
             "setup": self.setup.to_json(),
             "line": [list(t) for t in self.line],
             "score": self.score_json(),

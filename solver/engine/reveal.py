@@ -65,12 +65,16 @@ def reveal_discard(st: GameState, fr: Frame) -> None:
 
 
 def step_reveal_until(st: GameState, card: int, step: Step, ctx: int) -> None:
-    """Calakmul (P33): reveal one card at a time; cards of the type go to hand, the rest are
-    discarded; stop at `count` of them, at 10 in hand, or when no card is left."""
+    """Calakmul (P33): turn up one card at a time; cards of the type go to hand, each other card
+    is discarded at once (so a reshuffle later in the effect includes it, as in the reference);
+    stop at `count` of them or at 10 in hand. When the deck runs out it is refilled from the
+    discard pile only while that pile still holds a card of the type: otherwise nothing more
+    can turn up, and turning the discarded cards over again would never end."""
     cards = st.book.cards
     taken = 0
-    others: list[int] = []
     while taken < step.count and len(st.hand) < HAND_LIMIT:
+        if not st.deck and not any(cards[c].kind == step.monument_type for c in st.discard):
+            break
         c = st.take_top()
         if c < 0:
             break
@@ -78,21 +82,19 @@ def step_reveal_until(st: GameState, card: int, step: Step, ctx: int) -> None:
             st.add_to_hand(c)
             taken += 1
         else:
-            others.append(c)
-            st.limbo.append(c)
-    for c in others:
-        st.limbo.remove(c)
-        st.discard.append(c)
+            st.discard.append(c)
 
 
 def step_ancient_greek(st: GameState, card: int, step: Step, ctx: int) -> None:
     """Ancient Greek (T22): set the top 10 aside; if an artifact among them can be created (a
-    free artifact space and its cost payable), create one (mandatory); discard the rest."""
+    free artifact space and its cost payable), create one (mandatory); discard the rest. The
+    rest is discarded as soon as the artifact is chosen, before its Create resolves
+    (`solver.engine.create.create_card_choose`), so a reshuffle during that Create (a draw of
+    M26 Chabola) includes them; with no artifact to create, all ten are discarded at once."""
     revealed = reveal_builder(st, 10)
     st.stack.append((F_REVEAL_DISCARD, revealed))
-    arts = tuple(c for c in revealed if st.book.cards[c].kind == ARTIFACT)
-    if arts:
-        start_create(st, ARTIFACT, None, optional=False, granted_by=-1, source=arts)
+    if any(st.book.cards[c].kind == ARTIFACT for c in revealed):
+        start_create(st, ARTIFACT, None, optional=False, granted_by=-1, source=revealed)
 
 
 def register() -> Registry:

@@ -9,23 +9,98 @@ loaded (`puzzles.chests`). `solver.engine.newgame.new_game` deals it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.cards import CardBook
 from solver.engine.chestcards import ChestSet
 from solver.engine.coverage import card_implemented
-from solver.engine.errors import SetupError
+from solver.engine.errors import SetupError, quote
 from solver.rng import die_rolls
 
-HAND_SPECS = ("1", "2", "3", "4", "draw", "list")
-HAND_SIZE = 6
-DRAW_SIZE = 10
+HAND_SPECS: Final = ("1", "2", "3", "4", "draw", "list")
+HAND_SIZE: Final = 6
+DRAW_SIZE: Final = 10
 
 
 def turns_for(time_space: int) -> int:
     """16 turns with the time card in space 4, 15 from space 3 (RULES.md section 4)."""
     return 12 + time_space
+
+
+def _codes(value: Any, where: str) -> tuple[str, ...] | None:
+    """A list of card codes from a line file (None when absent)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise SetupError(f"{where}: expected a list of card codes, got {value!r}")
+    return tuple(value)
+
+
+#: Seeds are 64-bit (`solver.rng`): a larger one would silently deal the game of another.
+SEED_MAX: Final = 2**64 - 1
+
+
+def _field(data: dict[str, Any], key: str, where: str, want: str) -> SetupError:
+    return SetupError(f"{where}.{key}: expected {want}, got {quote(data.get(key))}")
+
+
+def _whole(data: dict[str, Any], key: str, where: str, lo: int, hi: int, default: int) -> int:
+    """A whole number field of a line file's setup, within lo..hi (absent: `default`)."""
+    v = data.get(key, default)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise _field(data, key, where, f"a whole number from {lo} to {hi}")
+    return v
+
+
+def _maybe_whole(data: dict[str, Any], key: str, where: str, lo: int, hi: int) -> int | None:
+    return None if data.get(key) is None else _whole(data, key, where, lo, hi, 0)
+
+
+def _wholes(data: dict[str, Any], key: str, where: str) -> tuple[int, ...] | None:
+    v = data.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, list) or not all(isinstance(x, int) and not isinstance(x, bool)
+                                          for x in v):
+        raise _field(data, key, where, "a list of whole numbers")
+    return tuple(v)
+
+
+def _text(data: dict[str, Any], key: str, where: str, default: str) -> str:
+    v = data.get(key, default)
+    if not isinstance(v, str):
+        raise _field(data, key, where, "a string")
+    return v
+
+
+def _maybe_text(data: dict[str, Any], key: str, where: str) -> str | None:
+    return None if data.get(key) is None else _text(data, key, where, "")
+
+
+def _texts(data: dict[str, Any], key: str, where: str) -> tuple[str, ...] | None:
+    v = data.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise _field(data, key, where, "a list of strings")
+    return tuple(v)
+
+
+def _flag(data: dict[str, Any], key: str, where: str) -> bool:
+    v = data.get(key, False)
+    if not isinstance(v, bool):
+        raise _field(data, key, where, "true or false")
+    return v
+
+
+def _card_sets(data: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
+    v = data.get("card_sets", [])
+    if not isinstance(v, list) or not all(
+            isinstance(s, dict) and isinstance(s.get("name"), str)
+            and isinstance(s.get("sha256"), str) for s in v):
+        raise _field(data, "card_sets", where, 'a list of {"name": ..., "sha256": ...}')
+    return tuple((s["name"], s["sha256"]) for s in v)
 
 
 @dataclass(frozen=True)
@@ -38,6 +113,11 @@ class Setup:
     die_seed: int | None = None
     deck: tuple[str, ...] | None = None
     dice: tuple[int, ...] | None = None
+    # Explicit technology deck orders (RULES.md section 3.1), top first, before the tiles are
+    # filled: the first 3 Level I cards fill tile A, the next 3 tile B; the first 3 Level II
+    # cards tile C. A partial order gives the top cards; the rest is shuffled from the seed.
+    tech_deck_1: tuple[str, ...] | None = None
+    tech_deck_2: tuple[str, ...] | None = None
     time_space: int = 4
     card_sets: tuple[tuple[str, str], ...] = ()
     restricted: bool = False
@@ -56,7 +136,10 @@ class Setup:
 
     def __post_init__(self) -> None:
         if self.hand not in HAND_SPECS:
-            raise SetupError(f"hand: {self.hand!r} is not one of 1, 2, 3, 4, draw or a file")
+            raise SetupError(f"hand: {quote(self.hand)} is not one of 1, 2, 3, 4, draw or a file")
+        for name, seed in (("seed", self.seed), ("die_seed", self.die_seed)):
+            if seed is not None and not 0 <= seed <= SEED_MAX:
+                raise SetupError(f"{name}: {seed} is outside 0..2^64-1 (seeds are 64-bit)")
         if self.time_space not in (3, 4):
             raise SetupError(f"time_space: {self.time_space} must be 4 or 3")
         needed = turns_for(self.time_space) - 1
@@ -132,6 +215,10 @@ class Setup:
             out["deck"] = list(self.deck)
         if self.dice is not None:
             out["dice"] = list(self.dice)
+        if self.tech_deck_1 is not None:
+            out["tech_deck_1"] = list(self.tech_deck_1)
+        if self.tech_deck_2 is not None:
+            out["tech_deck_2"] = list(self.tech_deck_2)
         if self.trial is not None:
             out["trial"] = self.trial
         if self.goals or self.under or self.revealed:
@@ -151,30 +238,30 @@ class Setup:
         if not isinstance(data, dict):
             raise SetupError(f"{where}: expected an object")
         try:
-            deck = data.get("deck")
-            dice = data.get("dice")
             chests = data.get("chests") or {}
             if not isinstance(chests, dict):
-                raise SetupError(f"{where}: field 'chests' must be an object, got {chests!r}")
+                raise SetupError(f"{where}.chests: expected an object, got {quote(chests)}")
             return Setup(
-                hand=str(data.get("hand", "1")),
-                hand_cards=tuple(str(c) for c in data.get("hand_cards", ())),
-                seed=int(data.get("seed", 0)),
-                die_seed=None if data.get("die_seed") is None else int(data["die_seed"]),
-                deck=None if deck is None else tuple(str(c) for c in deck),
-                dice=None if dice is None else tuple(int(d) for d in dice),
-                time_space=int(data.get("time_space", 4)),
-                card_sets=tuple((str(s["name"]), str(s["sha256"])) for s in data.get("card_sets", ())),
-                restricted=bool(data.get("restricted_to_implemented", False)),
-                trial=None if data.get("trial") is None else int(data["trial"]),
-                chests=None if chests.get("file") is None else str(chests["file"]),
-                chests_sha256=None if chests.get("sha256") is None else str(chests["sha256"]),
-                goals=tuple(str(c) for c in chests.get("goals", ())),
-                under=tuple(str(c) for c in chests.get("under", ())),
-                revealed=tuple(str(c) for c in chests.get("revealed", ())),
-                campaign=bool(chests.get("campaign", False)),
-                worthiest_heir=bool(chests.get("worthiest_heir", False)),
-                extra_discards=int(data.get("extra_discards", 0)),
+                hand=_text(data, "hand", where, "1"),
+                hand_cards=_texts(data, "hand_cards", where) or (),
+                seed=_whole(data, "seed", where, 0, SEED_MAX, 0),
+                die_seed=_maybe_whole(data, "die_seed", where, 0, SEED_MAX),
+                deck=_texts(data, "deck", where),
+                dice=_wholes(data, "dice", where),
+                tech_deck_1=_codes(data.get("tech_deck_1"), f"{where}: field 'tech_deck_1'"),
+                tech_deck_2=_codes(data.get("tech_deck_2"), f"{where}: field 'tech_deck_2'"),
+                time_space=_whole(data, "time_space", where, 3, 4, 4),
+                card_sets=_card_sets(data, where),
+                restricted=_flag(data, "restricted_to_implemented", where),
+                trial=_maybe_whole(data, "trial", where, 1, 10_000),
+                chests=_maybe_text(chests, "file", f"{where}.chests"),
+                chests_sha256=_maybe_text(chests, "sha256", f"{where}.chests"),
+                goals=_texts(chests, "goals", f"{where}.chests") or (),
+                under=_texts(chests, "under", f"{where}.chests") or (),
+                revealed=_texts(chests, "revealed", f"{where}.chests") or (),
+                campaign=_flag(chests, "campaign", f"{where}.chests"),
+                worthiest_heir=_flag(chests, "worthiest_heir", f"{where}.chests"),
+                extra_discards=_whole(data, "extra_discards", where, 0, 5, 0),
                 chest_data=chest_data,
             )
         except (TypeError, ValueError, KeyError) as exc:

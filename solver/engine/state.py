@@ -13,8 +13,7 @@ knows how cards move. The public game API (`legal_actions`, `apply`, ...) is in 
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Iterator
-from typing import Protocol
+from typing import Final, Protocol
 
 from solver.engine.actions import Notation
 from solver.engine.cards import ARTIFACT, Card, CardBook
@@ -23,11 +22,13 @@ from solver.engine.setup import Setup
 from solver.engine.sheet import ScoreSheet
 from solver.rng import shuffled
 
-TIME = -1  # the time card as an item of a Timeline space
-EMPTY = -1  # an empty artifact space / tile slot
-CHEST_BASE = 1000  # artifact space holding chest letter k: CHEST_BASE + k
-HAND_LIMIT = 10  # RULES.md D4
-TILE_A, TILE_B, TILE_C = 0, 1, 2
+TIME: Final = -1  # the time card as an item of a Timeline space
+EMPTY: Final = -1  # an empty artifact space / tile slot
+CHEST_BASE: Final = 1000  # artifact space holding chest letter k: CHEST_BASE + k
+HAND_LIMIT: Final = 10  # RULES.md D4
+TILE_A: Final = 0
+TILE_B: Final = 1
+TILE_C: Final = 2
 
 
 class Rules(Protocol):
@@ -231,12 +232,9 @@ class GameState:
         s, r = self.place_of(card)
         return (s - 1) * 3 + r
 
-    def monuments(self) -> Iterator[int]:
+    def monuments(self) -> list[int]:
         """Timeline monuments in place order (the time card is not a monument, D18)."""
-        for items in self.spaces:
-            for c in items:
-                if c >= 0:
-                    yield c
+        return [c for items in self.spaces for c in items if c >= 0]
 
     def in_timeline(self, card: int) -> bool:
         return any(card in items for items in self.spaces)
@@ -288,7 +286,7 @@ class GameState:
 
     def in_play(self) -> list[int]:
         """Cards whose standing effects work: Timeline monuments and board artifacts."""
-        return list(self.monuments()) + self.board_artifacts()
+        return self.monuments() + self.board_artifacts()
 
     def count_past(self, kind: int) -> int:
         cards = self.book.cards

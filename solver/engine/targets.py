@@ -10,6 +10,8 @@ one adjacent monument (**D21**).
 
 from __future__ import annotations
 
+from typing import Final
+
 from solver.engine import actions as A
 from solver.engine.cards import Filter, Step
 from solver.engine.conditions import count
@@ -18,7 +20,13 @@ from solver.engine.knowledge import start_removal
 from solver.engine.state import GameState
 
 # D_TARGET purposes
-REMOVE_ONE, PAIR_FIRST, PAIR_SECOND, SWAP_SELF, SWAP_FIRST, SWAP_SECOND, MOVE = range(7)
+REMOVE_ONE: Final = 0
+PAIR_FIRST: Final = 1
+PAIR_SECOND: Final = 2
+SWAP_SELF: Final = 3
+SWAP_FIRST: Final = 4
+SWAP_SECOND: Final = 5
+MOVE: Final = 6
 
 
 def amount_of(st: GameState, card: int, step: Step, ctx: int) -> int:

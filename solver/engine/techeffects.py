@@ -4,21 +4,27 @@ one (RULES.md sections 5 and 12, decision D19).
 A buried technology goes to the bottom of its level's deck; a held one waits on Abu Simbel
 (section 12). Either leaves its tile, and the tile rule of section 5 follows (a tile left with
 exactly one card is discarded and refilled). The Pyramid of the Niches learns one of the Level II
-technologies it reveals and puts the rest at the bottom in the player's order. A technology
-gained this way meets its requirement as at a Learn (Candi Sukuh may relax it, **D19**).
+technologies it reveals and puts the rest at the bottom in the player's order: a Learn, so its
+requirement is met as at a Learn (Candi Sukuh may relax it, **D19**). Abu Simbel's technology is
+added to the collection, which is not a Learn (no Learn trigger, no Candi Sukuh).
 """
 
 from __future__ import annotations
+
+from bisect import insort
+from typing import Final
 
 from solver.engine import actions as A
 from solver.engine.cards import Step
 from solver.engine.conditions import requirement_met
 from solver.engine.frames import D_BOTTOM, D_TECH_PICK, Frame, Registry
-from solver.engine.learn import candi_sukuh_in_timeline, gain_technology
+from solver.engine.learn import add_to_collection, candi_sukuh_in_timeline, gain_technology
 from solver.engine.state import GameState
 
 # D_TECH_PICK purposes
-BURY, LEARN_REVEALED, HOLD = 0, 1, 2
+BURY: Final = 0
+LEARN_REVEALED: Final = 1
+HOLD: Final = 2
 
 
 def step_bury(st: GameState, card: int, step: Step, ctx: int) -> None:
@@ -93,15 +99,18 @@ def step_hold_tech(st: GameState, card: int, step: Step, ctx: int) -> None:
 
 
 def step_gain_held_tech(st: GameState, card: int, step: Step, ctx: int) -> None:
-    """Abu Simbel (RULES.md section 12), on decline: the technology on this card joins the
-    collection if its requirement is met now (Candi Sukuh may relax it, D19) and then counts as
-    learned (its effect and the Learn triggers apply); otherwise it is discarded (stand-in)."""
+    """Abu Simbel (RULES.md section 12), on decline: the technology on this card is added to the
+    collection if its requirement is met now, as printed; otherwise it is discarded (stand-in).
+    "Add it to your collection" is not a Learn: no "each time you LEARN" effect reacts, and
+    Candi Sukuh, which lowers a requirement "at each Learn" (D19), does not apply. The
+    technology's own immediate effect resolves, as for any technology entering the collection."""
     for holder, t in st.held:
         if holder != card:
             continue
         st.held = tuple(h for h in st.held if h != (holder, t))
-        if requirement_met(st, st.book.cards[t].requirement, candi_sukuh_in_timeline(st)):
-            gain_technology(st, t)
+        if requirement_met(st, st.book.cards[t].requirement, False):
+            insort(st.techs, t)
+            add_to_collection(st, t)
         else:
             st.discard_tech(t)
 

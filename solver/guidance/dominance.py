@@ -18,12 +18,13 @@ Rule 2 (Timeline phase order, section 4B). When every effect still queued is a "
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from solver.engine.cards import Effect
 from solver.engine.frames import D_DECLINE_ORDER, D_ORDER
 from solver.engine.state import CHEST_BASE, GameState
 
-HAND_COUNTERS = frozenset({"hand", "hand.artifact"})
+HAND_COUNTERS: Final = frozenset({"hand", "hand.artifact"})
 
 
 def _has_decline_effect(st: GameState, card: int) -> bool:
@@ -41,7 +42,7 @@ def prune(st: GameState, actions: Sequence[int]) -> Sequence[int]:
     if len(actions) < 2 or not st.stack:
         return actions
     fr = st.stack[-1]
-    kind = fr[0]
+    kind: int = fr[0]
     if kind == D_DECLINE_ORDER:
         mons = st.space_monuments(1)
         if not any(_has_decline_effect(st, m) for m in mons):

@@ -7,20 +7,22 @@ Numbers are log-odds; they live here, in one place.
 
 from __future__ import annotations
 
+from typing import Final
+
 from solver.engine import actions as A
 from solver.engine.frames import D_ACTION, D_CREATE_SPACE, D_REMOVE
 from solver.engine.state import GameState
 
-ACTION_PRIOR = {A.ACT_CREATE: 1.5, A.ACT_LEARN: 1.0, A.ACT_EXCAVATE: 0.8, A.ACT_ARCHIVE: 0.0,
+ACTION_PRIOR: Final = {A.ACT_CREATE: 1.5, A.ACT_LEARN: 1.0, A.ACT_EXCAVATE: 0.8, A.ACT_ARCHIVE: 0.0,
                 A.ACT_SEARCH: -0.5}
-SPACE_DISTANCE_PENALTY = 0.7  # per space away from the card's starting space (extra discards)
-STOP_REMOVING_PENALTY = 1.0  # "done" before removing every knowledge token it may
+SPACE_DISTANCE_PENALTY: Final = 0.7  # per space away from the card's starting space (extra discards)
+STOP_REMOVING_PENALTY: Final = 1.0  # "done" before removing every knowledge token it may
 
 
 def code(st: GameState, action: int) -> int:
     """A context code for learned policies (NRPA): the action and the kind of pending decision,
     so a policy can learn *when* an action is good."""
-    kind = st.stack[-1][0] if st.stack else 0
+    kind: int = st.stack[-1][0] if st.stack else 0
     return (kind << 13) | action
 
 
@@ -29,7 +31,7 @@ def bias(st: GameState, action: int) -> float:
     if not st.stack:
         return 0.0
     fr = st.stack[-1]
-    kind = fr[0]
+    kind: int = fr[0]
     if kind == D_ACTION:
         return ACTION_PRIOR.get(action, 0.0)
     if kind == D_CREATE_SPACE:

@@ -34,7 +34,7 @@ import math
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeAlias, TypeVar
+from typing import Final, Generic, TypeAlias, TypeVar
 
 from solver.search.protocol import Game, PlainGame, PuzzleState
 from solver.search.status import Status
@@ -46,7 +46,7 @@ S = TypeVar("S", bound=PuzzleState)
 #: try (a permutation: dropping an action would make the search inexact; it is not checked).
 MoveOrder: TypeAlias = Callable[[S, Sequence[int]], Sequence[int]]
 
-NEG_INF = -math.inf
+NEG_INF: Final = -math.inf
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from solver.rng import Stream
@@ -52,14 +51,14 @@ def random_playout(state: PuzzleState, stream: Stream) -> list[int]:
     return line
 
 
-@dataclass
 class Playout(Generic[S]):
     """A finished game: its last position, the actions from the start, and the positions the
     policy evaluated on the way (its work)."""
 
-    state: S
-    line: list[int]
-    evaluated: int
+    def __init__(self, state: S, line: list[int], evaluated: int) -> None:
+        self.state = state
+        self.line = line
+        self.evaluated = evaluated
 
 
 def greedy_playout(state: S, score: Callable[[S], float],

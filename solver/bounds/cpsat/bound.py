@@ -21,6 +21,7 @@ ordering: hints only, every action is still searched.
 from __future__ import annotations
 
 import math
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from solver.bounds.simple import PoolFactsCache, simple_upper_bound
 from solver.engine import actions as A
 from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN
 from solver.engine.state import GameState
+from solver.search.interrupt import Interrupt
 
 CACHE_SIZE = 50_000
 
@@ -109,8 +111,15 @@ class CpsatBound:
 
     name = "cpsat"
 
-    def __init__(self, policy: BoundPolicy | None = None, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(self, policy: BoundPolicy | None = None, cache_size: int = CACHE_SIZE,
+                 stop: Interrupt | None = None, deadline: float | None = None,
+                 root_seconds: float | None = None) -> None:
         self.policy = policy or BoundPolicy()
+        # A solve's limits: Ctrl-C, the end of its time limit (`time.monotonic()`), the most
+        # wall-clock seconds of the root call. None: the deterministic budgets alone.
+        self.stop = stop
+        self.deadline = deadline
+        self.root_seconds = root_seconds
         self.cache = BoundCache(cache_size)
         self.threshold = -math.inf  # a value some line is known to reach (the incumbent)
         self.spent_time = 0.0  # deterministic time of the current exact search's node calls
@@ -128,8 +137,9 @@ class CpsatBound:
         self.spent_calls = 0
 
     def root(self, st: GameState) -> BoundResult:
-        """The bound of the position a solve starts from, with the root budget."""
-        return self.relaxed(st, self.policy.root)
+        """The bound of the position a solve starts from, with the root budget (and at most
+        `root_seconds` of a time-limited solve)."""
+        return self.relaxed(st, self.policy.root, self.root_seconds)
 
     def upper_bound(self, st: GameState) -> float:
         """The bound branch and bound uses at a node: CP-SAT at the start of a turn near the
@@ -154,10 +164,15 @@ class CpsatBound:
             self.spent_calls += 1
         return r.bound
 
-    def relaxed(self, st: GameState, config: RelaxConfig | None = None) -> BoundResult:
+    def relaxed(self, st: GameState, config: RelaxConfig | None = None,
+                max_seconds: float | None = None) -> BoundResult:
         """The constraint layer's bound on `st` (see the module); cached by `st.key()` and the
-        budget."""
-        result = relaxed_bound(st, config, self.cache)
+        budget. Within a solve's time limit each call gets at most the time left (and
+        `max_seconds`); after the limit, or once Ctrl-C stopped the solve, the simple bound."""
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            max_seconds = left if max_seconds is None else min(max_seconds, left)
+        result = relaxed_bound(st, config, self.cache, self.stop, max_seconds)
         self._remember(result)
         return result
 
@@ -172,9 +187,11 @@ class CpsatBound:
 
 
 def relaxed_bound(st: GameState, config: RelaxConfig | None = None,
-                  cache: BoundCache | None = None) -> BoundResult:
+                  cache: BoundCache | None = None, stop: Interrupt | None = None,
+                  max_seconds: float | None = None) -> BoundResult:
     """The constraint layer's bound on `st` (see the module), cached in `cache` (if given) by
-    `st.key()` and the budget."""
+    `st.key()` and the budget. With `stop` raised or no time left (`max_seconds` <= 0) CP-SAT
+    is not asked: the simple bound, not cached."""
     if st.over:
         value = float(st.score().total) if st.feasible() else -math.inf
         return BoundResult(value, value == -math.inf, source="exact")
@@ -185,13 +202,15 @@ def relaxed_bound(st: GameState, config: RelaxConfig | None = None,
         if hit is not None:
             return hit
     simple = float(simple_upper_bound(st))
+    if (stop is not None and stop.is_set()) or (max_seconds is not None and max_seconds <= 0):
+        return BoundResult(simple, False, source="simple")
     phase = phase_of(st)
     result: BoundResult
     if phase is None:
         result = BoundResult(simple, False, source="simple")
     else:
         try:
-            r = relax(st, phase, cfg)
+            r = relax(st, phase, cfg, stop, max_seconds)
         except UnsupportedCardError:
             result = BoundResult(simple, False, source="simple")
         else:
@@ -200,7 +219,7 @@ def relaxed_bound(st: GameState, config: RelaxConfig | None = None,
             else:
                 b = simple if r.bound is None else min(simple, float(r.bound))
                 result = BoundResult(b, False, r.plan, r.techs, "cpsat", r.stats)
-    if cache is not None:
+    if cache is not None and not (stop is not None and stop.is_set()):
         cache.put(key, result)
     return result
 

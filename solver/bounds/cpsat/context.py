@@ -10,9 +10,10 @@ calls the steps in one order.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ortools.sat.python import cp_model
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 from solver.bounds.cpsat.facts import FactBook
 from solver.bounds.cpsat.reach import Reach

@@ -40,8 +40,10 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ortools.sat.python import cp_model
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 from solver.bounds.cpsat.artifacts import choose_artifacts, limit_artifact_spaces
 from solver.bounds.cpsat.cardflow import (
@@ -81,6 +83,7 @@ from solver.bounds.cpsat.timing import gate_timeline_effects, past_by_turn, poul
 from solver.bounds.cpsat.turns import take_actions
 from solver.bounds.cpsat.variables import Variables
 from solver.engine.state import GameState
+from solver.search.interrupt import Interrupt
 
 __all__ = [
     "END",
@@ -92,6 +95,7 @@ __all__ = [
     "Relaxed",
     "UnsupportedCardError",
     "card_facts",
+    "load_libraries",
     "relax",
 ]
 
@@ -162,6 +166,8 @@ class Relaxation:
         chest = chest_gains(st, pool_size)
         self.reach = read_reach(st, phase, facts, chest)
         self.schedule = build_schedule(st, phase, self.reach.potala)  # relaxation 1
+        from ortools.sat.python import cp_model  # lazy: start-up time (OR-Tools)
+
         self.model = cp_model.CpModel()
         self.context = Context(state=st, phase=phase, pool_size=pool_size, facts=facts,
                                chest_gains=chest, reach=self.reach, schedule=self.schedule,
@@ -220,11 +226,16 @@ class Relaxation:
             totals=totals, hand_final=hand_final, knowledge=knowledge, counters=final, vp=vp)
         return self.variables
 
-    def solve(self) -> Relaxed:
-        """Build the model and run CP-SAT with the configured deterministic budget."""
+    def solve(self, stop: Interrupt | None = None, max_seconds: float | None = None) -> Relaxed:
+        """Build the model and run CP-SAT with the configured deterministic budget, and at most
+        `max_seconds` of wall-clock time (a solve's time limit); `stop` (Ctrl-C) ends the call
+        at once, as a time limit would. CP-SAT's own Ctrl-C handler is off: it would leave
+        SIGINT at the default (the process killed) after the call."""
         started = time.perf_counter()
         variables = self.build()
         built = time.perf_counter()
+        from ortools.sat.python import cp_model  # lazy: start-up time (OR-Tools)
+
         solver = cp_model.CpSolver()
         p = solver.parameters
         p.num_workers = self.config.workers
@@ -232,8 +243,18 @@ class Relaxation:
         p.max_deterministic_time = self.config.max_deterministic_time
         p.cp_model_presolve = self.config.presolve
         p.linearization_level = self.config.linearization
+        p.catch_sigint_signal = False
+        if max_seconds is not None:
+            p.max_time_in_seconds = max(0.001, max_seconds)
         p.symmetry_level = 0
-        code = solver.solve(self.model)
+        if stop is None:
+            code = solver.solve(self.model)
+        else:
+            with stop.stopping(solver.stop_search):
+                if stop.is_set():  # Ctrl-C while the model was built: CP-SAT would not see a
+                    # stop asked before its solve began
+                    return Relaxed(bound=None, infeasible=False, stats={})
+                code = solver.solve(self.model)
         stats = {"build_s": built - started, "solve_s": time.perf_counter() - built,
                  "deterministic_time": solver.deterministic_time,
                  "variables": float(len(self.model.proto.variables)),
@@ -275,10 +296,20 @@ class Relaxation:
         return tuple(steps)
 
 
-def relax(st: GameState, phase: Phase, config: RelaxConfig | None = None) -> Relaxed:
-    """Build and solve the relaxation of a position at a phase boundary (see the module).
+def load_libraries() -> None:
+    """Import OR-Tools and NetworkX now: they load on first use (start-up time of the commands
+    that never build a model), which takes a second or two; a time-limited solve loads them
+    before its clock starts, so that the limit measures the search."""
+    import networkx  # noqa: F401  # lazy: start-up time (see above)
+    from ortools.sat.python import cp_model  # noqa: F401  # lazy: start-up time (see above)
+
+
+def relax(st: GameState, phase: Phase, config: RelaxConfig | None = None,
+          stop: Interrupt | None = None, max_seconds: float | None = None) -> Relaxed:
+    """Build and solve the relaxation of a position at a phase boundary (see the module);
+    `stop` and `max_seconds` as `Relaxation.solve`.
 
     :raises UnsupportedCardError: a card that can still be played has an effect the model
         cannot bound.
     """
-    return Relaxation(st, phase, config or RelaxConfig()).solve()
+    return Relaxation(st, phase, config or RelaxConfig()).solve(stop, max_seconds)

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 from solver.engine.cards import TECH_TYPE_NAMES, Card, CardBook
 from solver.engine.frames import (
@@ -304,6 +305,8 @@ class TimelineGraph:
     """
 
     def __init__(self, slots: tuple[Slot, ...]) -> None:
+        import networkx as nx  # lazy: start-up time (networkx only when a graph is built)
+
         g: nx.DiGraph[Node] = nx.DiGraph()
         g.add_node(END)
         last = len(slots) - 1
@@ -346,6 +349,8 @@ class TechGraph:
     """Technologies, the counters their requirements read, and the counters they raise."""
 
     def __init__(self, book: CardBook, techs: Iterable[int]) -> None:
+        import networkx as nx  # lazy: start-up time (networkx only when a graph is built)
+
         g: nx.DiGraph[str] = nx.DiGraph()
         self.book = book
         self.techs = sorted(techs)

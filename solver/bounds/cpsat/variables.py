@@ -9,14 +9,19 @@ An entry typed `LinExpr` may be a plain int (a fixed value) as well as a variabl
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from solver.bounds.cpsat.context import LinExpr
 from solver.engine.cards import Effect
 
-Var = cp_model.IntVar
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from ortools.sat.python import cp_model
+
+    Var: TypeAlias = cp_model.IntVar
+else:
+    Var = Any  # an OR-Tools IntVar (OR-Tools is imported when a model is built)
 Fate = tuple[Any, ...]  # ("past", slot): declines in that slot's decline phase; END: stays
 
 # How a fate is reached (`fates.reachable_fates`).

@@ -1,0 +1,158 @@
+"""The sweep database: one SQLite file (stdlib `sqlite3`, WAL), one row per solved deal.
+
+A row is keyed by the deal and everything its answer depends on: (trial, hand, seed, die seed,
+budget, bound, heritage version, card/chest data sha256). Only the collecting process writes
+(one writer per sweep; several sweeps may share a file: SQLite serializes them and a busy writer
+is waited for). Each row is committed as soon as its result arrives, so a sweep killed with
+``kill -9`` loses no finished deal, and the same command resumes with the deals not yet stored.
+A deal stored twice (two sweeps sharing a file) keeps the first row.
+
+Tables: ``deals`` (the rows), ``runs`` (each ``heritage sweep run``: its command, when it
+started and ended, how many deals it planned and stored), ``meta`` (the schema version).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from benchmarks.sweep.plan import SweepError
+
+SCHEMA_VERSION = "1"
+#: What a row is keyed by.
+KEY = ("trial", "hand", "seed", "die_seed", "budget", "bound", "version", "data_sha256")
+#: What a row holds beyond its key (the result of `benchmarks.sweep.tasks.solve_deal`).
+RESULT = ("status", "solve_status", "vp", "failed_vp", "upper_bound", "line", "nodes", "seconds",
+          "task_seconds", "worker")
+COLUMNS = (*KEY, *RESULT, "run", "stored_at")
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY, command TEXT NOT NULL, version TEXT NOT NULL,
+    data_sha256 TEXT NOT NULL, budget TEXT NOT NULL, bound TEXT NOT NULL, backend TEXT NOT NULL,
+    planned INTEGER NOT NULL, stored INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL, ended_at TEXT);
+CREATE TABLE IF NOT EXISTS deals (
+    trial INTEGER NOT NULL, hand TEXT NOT NULL, seed INTEGER NOT NULL,
+    die_seed INTEGER NOT NULL, budget TEXT NOT NULL, bound TEXT NOT NULL,
+    version TEXT NOT NULL, data_sha256 TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('won', 'unwinnable', 'unknown')),
+    solve_status TEXT NOT NULL, vp INTEGER, failed_vp INTEGER, upper_bound INTEGER,
+    line TEXT NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL,
+    task_seconds REAL NOT NULL, worker TEXT NOT NULL, run INTEGER REFERENCES runs (id),
+    stored_at TEXT NOT NULL,
+    PRIMARY KEY ({", ".join(KEY)}));
+"""
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+class SweepStore:
+    """An open sweep database (`create`: made if missing, else it must exist)."""
+
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        self.path = path
+        if not create and not path.is_file():
+            raise SweepError(f"--db: {path} does not exist (make it with heritage sweep run)")
+        try:
+            self.db = sqlite3.connect(path, timeout=60.0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise SweepError(f"--db: cannot open {path} ({exc})") from None
+        self.db.row_factory = sqlite3.Row
+        with self._errors("open"):
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # WAL: a killed process loses nothing
+            names = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if names and "meta" not in names:
+                raise SweepError(f"--db: {path} is a SQLite file but not a sweep database "
+                                 f"(tables: {', '.join(sorted(names))})")
+            if not names and not create:
+                raise SweepError(f"--db: {path} is empty: no sweep has run on it")
+            if not names:
+                self.db.executescript(_SCHEMA)
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            have = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if have is None or have[0] != SCHEMA_VERSION:
+                raise SweepError(f"--db: {path} has sweep schema {None if have is None else have[0]!r}, "
+                                 f"this heritage reads schema {SCHEMA_VERSION!r}")
+
+    @contextmanager
+    def _errors(self, doing: str) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise SweepError(f"--db: {self.path}: cannot {doing} ({exc})") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> SweepStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ runs
+
+    def start_run(self, command: str, version: str, data_sha256: str, budget: str, bound: str,
+                  backend: str, planned: int) -> int:
+        """Record a sweep run starting; its id marks the rows it stores."""
+        with self._errors("record the run"):
+            cur = self.db.execute(
+                "INSERT INTO runs (command, version, data_sha256, budget, bound, backend, planned, "
+                "started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (command, version, data_sha256, budget, bound, backend, planned, _now()))
+        return int(cur.lastrowid or 0)
+
+    def end_run(self, run: int, stored: int) -> None:
+        with self._errors("record the run"):
+            self.db.execute("UPDATE runs SET stored = ?, ended_at = ? WHERE id = ?",
+                            (stored, _now(), run))
+
+    # ------------------------------------------------------------------ deals
+
+    def done(self, budget: str, bound: str, version: str,
+             data_sha256: str) -> dict[tuple[int, str, int, int], str]:
+        """The deals (trial, hand, seed, die seed) already stored for this budget, bound,
+        version and data, with their status."""
+        with self._errors("read"):
+            rows = self.db.execute(
+                "SELECT trial, hand, seed, die_seed, status FROM deals WHERE budget = ? AND "
+                "bound = ? AND version = ? AND data_sha256 = ?",
+                (budget, bound, version, data_sha256))
+            return {(int(r[0]), str(r[1]), int(r[2]), int(r[3])): str(r[4]) for r in rows}
+
+    def add(self, row: dict[str, Any], run: int | None) -> bool:
+        """Store one deal's row and commit it at once; False if the deal was already stored."""
+        values = [row[c] for c in KEY + RESULT] + [run, _now()]
+        with self._errors("store a deal"):
+            cur = self.db.execute(
+                f"INSERT OR IGNORE INTO deals ({', '.join(COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(COLUMNS))})", values)
+        return cur.rowcount == 1
+
+    def rows(self, *, budget: str | None = None, bound: str | None = None,
+             deal: tuple[int, str, int, int] | None = None) -> list[dict[str, Any]]:
+        """Stored rows, optionally of one budget, bound or deal, in key order."""
+        where: list[str] = []
+        args: list[Any] = []
+        for column, value in (("budget", budget), ("bound", bound)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        if deal is not None:
+            where.append("trial = ? AND hand = ? AND seed = ? AND die_seed = ?")
+            args += list(deal)
+        sql = f"SELECT {', '.join(COLUMNS)} FROM deals"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += f" ORDER BY {', '.join(KEY)}"
+        with self._errors("read"):
+            return [dict(r) for r in self.db.execute(sql, args)]
