@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent
 #: bound (the loops a search runs millions of times).
 COMPILED = (
     "solver/rng.py",
+    "solver/frozen.py",
     "solver/engine/*.py",
     "solver/search/*.py",
     "solver/guidance/*.py",
@@ -56,7 +57,7 @@ INTERPRETED = {
     "solver/search/status.py": "statuses and exit codes, once per search",
 }
 #: The one line said when the build is pure (the reason goes in front).
-PURE = "installing pure Python (same results, the engine about 3x slower); " \
+PURE = "installing pure Python (the same games, the engine 3-4x slower); " \
     "`heritage --version` shows the build"
 
 
@@ -114,14 +115,16 @@ def mypyc_extensions(build_dir: str) -> list[Extension]:
     from mypyc.build import mypycify  # lazy: a build requirement, not needed for metadata
 
     os.chdir(ROOT)  # mypy reads its configuration (pyproject.toml) from here
+    # --follow-imports=silent: type errors are reported in the compiled modules only (in the
+    # build's isolated environment OR-Tools is not installed, and the CP-SAT bound sees Any)
     extensions: list[Extension] = mypycify(
-        ["--follow-imports=silent", *compiled_sources()], opt_level="3", debug_level="0", multi_file=True,
-        target_dir=build_dir)
+        ["--follow-imports=silent", *compiled_sources()], opt_level="3", debug_level="0",
+        multi_file=True, target_dir=build_dir)
     return extensions
 
 
-def parallel(compile_one: Callable[..., Any], jobs: int) -> Callable[..., list[str]]:
-    """`CCompiler.compile` with its sources compiled `jobs` at a time (distutils compiles one
+def parallel_compile(jobs: int) -> Callable[..., list[str]]:
+    """A `CCompiler.compile` that compiles `jobs` sources at a time (distutils compiles one
     file after another; mypyc writes one C file per module)."""
 
     def compile_all(self: Any, sources: list[str], output_dir: str | None = None,
@@ -140,19 +143,18 @@ def parallel(compile_one: Callable[..., Any], jobs: int) -> Callable[..., list[s
             list(pool.map(one, objects))
         return list(objects)
 
-    del compile_one
     return compile_all
 
 
-class BuildExt(build_ext):
-    """``build_ext`` that compiles C files in parallel, drops compiled modules left over from an
-    earlier build, and falls back to pure Python when compiling fails (unless
-    ``HERITAGE_BUILD=compiled``)."""
+class BuildExt(build_ext):  # type: ignore[misc]  # setuptools has no type hints here
+    """``build_ext`` that compiles the C files in parallel and falls back to pure Python when
+    compiling fails (unless ``HERITAGE_BUILD=compiled``): the compiled modules it did build are
+    removed, so a wheel is never half compiled."""
 
     def build_extensions(self) -> None:
         jobs = int(os.environ.get("HERITAGE_BUILD_JOBS") or os.cpu_count() or 1)
         compiler = self.compiler
-        compiler.compile = parallel(compiler.compile, jobs).__get__(compiler)  # type: ignore[method-assign]
+        compiler.compile = parallel_compile(jobs).__get__(compiler)
         try:
             super().build_extensions()
         except Exception as err:  # noqa: BLE001 - any compiler or linker failure
@@ -164,6 +166,8 @@ class BuildExt(build_ext):
 
 
 def main() -> None:
+    """setuptools' ``setup`` with the mypyc extensions when `wants_compiled`, built in a
+    temporary directory."""
     compiled, why = wants_compiled(sys.argv[1:], dict(os.environ))
     ext_modules: list[Extension] = []
     options: dict[str, dict[str, str]] = {}

@@ -5,7 +5,9 @@ end with the random policy of ``heritage play`` (`solver.search.playout.random_p
 ``(S + g, "policy", 0)``), so the work is the same on every run; only the time varies. Loading
 the card book is not timed.
 
-Run from the repository root::
+Run from the repository root (it measures the sources, interpreted) or, after ``pip install .``,
+from any other directory (it measures the installed build: compiled where a C compiler exists;
+README, "Builds"); the output names the build::
 
     python -m benchmarks.engine [--games N] [--seed S] [--json]
 """
@@ -22,6 +24,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from puzzles.cardsets import load_book  # noqa: E402
+from solver.buildinfo import current_build  # noqa: E402
 from solver.engine.newgame import new_game  # noqa: E402
 from solver.engine.setup import Setup  # noqa: E402
 from solver.rng import Stream  # noqa: E402
@@ -55,11 +58,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1:
         parser.error("--games must be at least 1")
     result = run(args.games, args.seed)
+    build = current_build().kind
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps({**result, "build": build}))
     else:
         print(f"{result['games']} random games, {result['decisions']} decisions in "
-              f"{result['seconds']} s (one core)")
+              f"{result['seconds']} s (one core, the {build} build)")
         print(f"{result['games_per_second']} games/s, {result['decisions_per_second']} "
               "decisions/s")
     return 0

@@ -285,9 +285,8 @@ def report_command(
         "--plot", metavar="FILE.png", help="Also draw a heat map (trials x hands, share won, "
         "unknown share hatched; extra 'plot': matplotlib).")] = None,
 ) -> None:
-    """Per trial and hand: deals, won, proven unwinnable, unknown; the winnable rate (a range
-    while unknowns remain) with a 95% Clopper-Pearson interval; mean and median VP of the lines
-    found and how many were proven optimal."""
+    """Per trial and hand: deals won, proven unwinnable and unknown; the winnable rate with a
+    95% Clopper-Pearson interval; the VP of the lines found, and how many were proven optimal."""
     budget = _budget_key(node_limit, time_limit)
     if bound is not None:
         check_bound(bound)

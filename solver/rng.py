@@ -65,6 +65,10 @@ class Stream:
     def __init__(self, seed: int, purpose: str, index: int = 0) -> None:
         self._state: Any = mix64(mix64(seed & MASK64) ^ fnv1a64(purpose) ^ mix64(index + 1))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its state: a stream in another process goes on with the same numbers."""
+        return resumed, (self._state,)
+
     def next64(self) -> int:
         """The next 64-bit output."""
         state: Any = (self._state + GOLDEN) & MASK64
@@ -92,6 +96,13 @@ class Stream:
             j = self.below(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+
+def resumed(state: int) -> Stream:
+    """The stream whose state is `state` (unpickling; see `Stream.__reduce__`)."""
+    stream = Stream(0, "")
+    stream._state = state
+    return stream
 
 
 def shuffled(seed: int, purpose: str, index: int, items: Sequence[T]) -> list[T]:

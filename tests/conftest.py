@@ -11,7 +11,7 @@ would hide an installed build. So, before any test imports the project:
 
 ``HERITAGE_TEST_BUILD=source`` always tests the sources (CI's pure-Python run of the rules
 tests); ``HERITAGE_TEST_BUILD=compiled`` or ``=pure`` also checks that the build under test is
-that one (`tests/test_build.py`). The pytest header names the build under test.
+that one (`tests/test_build.py`). The summary of every run names the build it tested.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import os
 import sys
 from importlib.machinery import PathFinder
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("solver", "puzzles", "cli", "benchmarks")
@@ -82,7 +83,9 @@ def choose_build() -> str:
 UNDER_TEST = choose_build()
 
 
-def pytest_report_header() -> str:
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The summary of every run (``-q`` too) names the build it tested."""
     from solver.buildinfo import current_build  # after choose_build() has set sys.path
 
-    return f"heritage under test: the {current_build().kind} build, {UNDER_TEST}"
+    terminalreporter.write_line(f"heritage under test: the {current_build().kind} build, "
+                                f"{UNDER_TEST}")

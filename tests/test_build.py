@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import runpy
 import shutil
 import subprocess
@@ -18,7 +19,16 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
+from puzzles.cardsets import load_book
+from puzzles.trials import trial_setup
+from solver.bounds.simple import pool_facts
 from solver.buildinfo import current_build, interpreted_summary
+from solver.engine.newgame import new_game
+from solver.game import HeritageGame
+from solver.rng import Stream
+from solver.search.exhaustive import SearchConfig, search
+from solver.search.nrpa import NRPA, NRPAConfig
+from solver.search.playout import random_playout
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP: dict[str, Any] = runpy.run_path(str(ROOT / "setup.py"), run_name="heritage_setup")
@@ -153,3 +163,29 @@ def test_the_two_builds_play_the_same_games() -> None:
     pure = subprocess.run([sys.executable, "-c", SAME_GAMES + "print(PLAYED)"], cwd=ROOT, env=env,
                           capture_output=True, text=True, check=True)
     assert json.loads(here["PLAYED"]) == json.loads(pure.stdout)
+
+
+def test_positions_setups_and_results_pickle_in_both_builds() -> None:
+    """What crosses a process boundary (NRPA workers, the analysis pool, sweeps) comes back
+    equal: a trial position with its chests plays on the same, a stream draws the same."""
+    book = load_book(["base"])
+    root = new_game(trial_setup(2, hand="3", seed=11, card_sets=tuple(book.sets)), book)
+    st = root.clone()
+    walk = Stream(5, "test", 0)
+    for _ in range(30):
+        legal = st.legal_actions()
+        st.apply(legal[walk.below(len(legal))])
+    copy = pickle.loads(pickle.dumps(st))
+    assert copy.key() == st.key() and copy.legal_actions() == st.legal_actions()
+    assert copy.setup == st.setup and copy.book == st.book
+    assert random_playout(copy, Stream(9, "p", 0)) == random_playout(st, Stream(9, "p", 0))
+    assert copy.score() == st.score() and pickle.loads(pickle.dumps(st.score())) == st.score()
+
+    stream = Stream(3, "test", 1)
+    stream.next64()
+    assert pickle.loads(pickle.dumps(stream)).next64() == stream.next64()
+    inc = NRPA(root, NRPAConfig(max_nodes=300, seed=0), game=HeritageGame()).run()
+    result = search(root, SearchConfig(max_nodes=50), game=HeritageGame())
+    for thing in (inc, result, NRPAConfig(max_nodes=5), SearchConfig(max_nodes=5),
+                  pool_facts(root), book.cards[0], book):
+        assert pickle.loads(pickle.dumps(thing)) == thing

@@ -28,6 +28,7 @@ from solver.engine.cards import ARTIFACT, Card
 from solver.engine.frames import F_DECLINE_PHASE
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
+from solver.frozen import Frozen
 
 TIMELINE_PLACES: Final = 12
 MOVER_OPS: Final = frozenset({"create", "move", "swap"})
@@ -56,7 +57,7 @@ def decline_phases_left(st: GameState) -> int:
 
 
 @dataclass(frozen=True)
-class PoolFacts:
+class PoolFacts(Frozen):
     """What the simple bound reads of a game's card pool: fixed once the game is dealt, so a
     search computes it once (`SimpleBound` keeps it) instead of at every node.
 

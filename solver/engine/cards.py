@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from solver.frozen import Frozen
+
 # Builder card kinds (monument types first; RULES.md section 1).
 CITY: Final = 0
 MEGALITH: Final = 1
@@ -55,7 +57,7 @@ TARGETS: Final = ("self", "one", "pair", "pool", "each")
 
 
 @dataclass(frozen=True, slots=True)
-class Clause:
+class Clause(Frozen):
     """``counter op value``: a count compared with a number. One clause type serves card
     conditions (checked when an effect resolves), technology requirements (when learned) and
     goal chests (at the end, `solver.engine.goals`; goals may also use ``>`` and ``<``)."""
@@ -81,7 +83,7 @@ class Clause:
 
 
 @dataclass(frozen=True, slots=True)
-class Filter:
+class Filter(Frozen):
     """Which Timeline monuments an effect may target."""
 
     monument_type: int | None = None
@@ -93,7 +95,7 @@ class Filter:
 
 
 @dataclass(frozen=True, slots=True)
-class Score:
+class Score(Frozen):
     """An end-game VP rule: fixed, per counter, or the highest tier reached."""
 
     fixed: int = 0
@@ -104,7 +106,7 @@ class Score:
 
 
 @dataclass(frozen=True, slots=True)
-class Trigger:
+class Trigger(Frozen):
     """An "each time you CREATE / LEARN / EXCAVATE" condition."""
 
     event: str
@@ -120,7 +122,7 @@ ANY_MONUMENT: Final = -1
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class Step(Frozen):
     """One primitive of an effect, with every parameter the vocabulary allows."""
 
     op: str
@@ -145,7 +147,7 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
-class Reduction:
+class Reduction(Frozen):
     """A standing knowledge reduction for monuments entering play."""
 
     monument_type: int | None
@@ -154,7 +156,7 @@ class Reduction:
 
 
 @dataclass(frozen=True, slots=True)
-class Effect:
+class Effect(Frozen):
     """One effect of a card at one activation moment (a card may carry two: RULES.md section 12)."""
 
     moment: str
@@ -170,7 +172,7 @@ class Effect:
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class Card(Frozen):
     """A builder card (monument or artifact) or a technology card."""
 
     index: int
@@ -212,7 +214,7 @@ class Card:
 
 
 @dataclass(frozen=True)
-class CardBook:
+class CardBook(Frozen):
     """Every card of the game's card sets, indexed by a dense integer (the card index).
 
     Builder cards come first, then technologies, in data-file order; the index is stable for a

@@ -11,6 +11,7 @@ from solver.engine.actions import CHEST_LETTERS
 from solver.engine.cards import Step
 from solver.engine.errors import HeritageError
 from solver.engine.goals import Goal
+from solver.frozen import Frozen
 
 
 class ChestDataError(HeritageError, ValueError):
@@ -18,7 +19,7 @@ class ChestDataError(HeritageError, ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Part:
+class Part(Frozen):
     """Provenance of one printed part of a chest: known from the rulebook, inferred from its
     worked example, or a stand-in (RULES.md section 8: everything else is unknown)."""
 
@@ -28,7 +29,7 @@ class Part:
 
 
 @dataclass(frozen=True, slots=True)
-class Chest:
+class Chest(Frozen):
     """One chest card: its goal (upper part) and its effect (lower part) with its moment."""
 
     letter: str
@@ -53,7 +54,7 @@ class Chest:
 
 
 @dataclass(frozen=True, slots=True)
-class ChestSet:
+class ChestSet(Frozen):
     """The 15 chests of a chest file, indexed by letter (`chests[k]` is letter k)."""
 
     chests: tuple[Chest, ...]

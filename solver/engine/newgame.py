@@ -12,6 +12,7 @@ from solver.engine.flow import RULES
 from solver.engine.frames import D_CHEST_GOALS, D_KEEP, D_PAY, F_TURN_START
 from solver.engine.setup import DRAW_SIZE, HAND_SIZE, Setup
 from solver.engine.state import EMPTY, TIME, GameState
+from solver.frozen import Frozen
 from solver.rng import shuffled
 
 
@@ -31,7 +32,7 @@ def _deal_chests(st: GameState, setup: Setup) -> None:
 
 
 @dataclass(frozen=True)
-class Decks:
+class Decks(Frozen):
     """The cards of a deal before play (RULES.md section 3): the starting hand (premade or
     listed; empty for draw 10), the builder deck and the two technology decks. Each deck is a
     list whose END is its top, as `GameState` keeps it."""

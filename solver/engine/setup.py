@@ -16,6 +16,7 @@ from solver.engine.cards import CardBook
 from solver.engine.chestcards import ChestSet
 from solver.engine.coverage import card_implemented
 from solver.engine.errors import SetupError, quote
+from solver.frozen import Frozen
 from solver.rng import die_rolls
 
 HAND_SPECS: Final = ("1", "2", "3", "4", "draw", "list")
@@ -104,7 +105,7 @@ def _card_sets(data: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
 
 
 @dataclass(frozen=True)
-class Setup:
+class Setup(Frozen):
     """The deal of one game; `to_json` / `from_json` carry it in line files."""
 
     hand: str = "1"

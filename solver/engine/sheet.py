@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from solver.frozen import Frozen
+
 
 @dataclass(frozen=True)
-class ScoreSheet:
+class ScoreSheet(Frozen):
     past: int
     effects: int
     technologies: int

@@ -36,6 +36,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Final, Generic, TypeAlias, TypeVar
 
+from solver.frozen import Frozen
 from solver.search.protocol import Game, PlainGame, PuzzleState
 from solver.search.status import Status
 from solver.search.tt import TranspositionTable, TTEntry
@@ -50,7 +51,7 @@ NEG_INF: Final = -math.inf
 
 
 @dataclass(frozen=True)
-class SearchConfig:
+class SearchConfig(Frozen):
     """The tunable parameters of the exhaustive search, in one place.
 
     :param max_nodes: stop after visiting this many nodes (``None``: no limit). A stopped search
@@ -78,7 +79,7 @@ class SearchConfig:
 
 
 @dataclass(frozen=True)
-class SearchResult:
+class SearchResult(Frozen):
     """The outcome of `search`.
 
     :param status: ``OPTIMAL`` (best solution, proven), ``INFEASIBLE`` (proven: no feasible

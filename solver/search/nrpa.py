@@ -22,6 +22,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from solver.frozen import Frozen
 from solver.rng import Stream
 from solver.search.protocol import Game, PlainGame, PuzzleState
 
@@ -32,7 +33,7 @@ Trace = list[tuple[list[Hashable], list[float] | None, int]]
 
 
 @dataclass(frozen=True)
-class NRPAConfig:
+class NRPAConfig(Frozen):
     """NRPA parameters in one place.
 
     :param level: nesting level of each restart (2 is a good default for ~75-decision games).

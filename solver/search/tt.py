@@ -8,9 +8,11 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 
+from solver.frozen import Frozen
+
 
 @dataclass(frozen=True)
-class TTEntry:
+class TTEntry(Frozen):
     """What the search knows about the best feasible terminal value reachable from a position.
 
     :param value: that value when `exact`, otherwise an upper bound on it (``-inf``: none).
