@@ -95,6 +95,10 @@ def wants_compiled(argv: list[str], env: dict[str, str]) -> tuple[bool, str]:
     choice = env.get("HERITAGE_BUILD", "")
     if choice not in ("", "pure", "compiled"):
         raise SystemExit(f"setup.py: HERITAGE_BUILD: expected pure or compiled, got {choice!r}")
+    if {"--inplace", "-i"} & set(argv):
+        raise SystemExit("setup.py: an in-place build would put compiled modules next to the "
+                         "sources, where they hide any later edit; `pip install .` (README, "
+                         "\"Builds\")")
     if {"editable_wheel", "develop"} & set(argv):
         return False, "editable install: pure Python, edits take effect at once " \
             "(`pip install .` for the compiled build)"
@@ -162,7 +166,8 @@ class BuildExt(build_ext):  # type: ignore[misc]  # setuptools has no type hints
                 raise
             for ext in self.extensions:
                 Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
-            say(f"compiling failed ({type(err).__name__}: {err}): {PURE}")
+            say(f"compiling failed ({type(err).__name__}, the compiler's output is above): "
+                f"{PURE}")
 
 
 def main() -> None:
@@ -181,7 +186,7 @@ def main() -> None:
         except (Exception, SystemExit) as err:  # noqa: BLE001 - mypy reports and exits
             if os.environ.get("HERITAGE_BUILD") == "compiled":
                 raise
-            say(f"mypyc could not compile ({err}): {PURE}")
+            say(f"mypyc could not compile ({type(err).__name__}: {str(err)[:200]}): {PURE}")
         else:
             say(f"compiling {len(compiled_sources())} modules with mypyc")
     elif why:

@@ -1,6 +1,6 @@
 """Compare the speed of two source trees of heritage in one run: engine random games/s
-(`benchmarks.engine`), NRPA decisions/s and exact-search nodes/s (from the start of turn 16 of
-an NRPA line, simple bound), interleaved, medians of several runs each.
+(`benchmarks.engine`), NRPA decisions/s and playouts/s, and exact-search nodes/s (from the start
+of turn 16 of an NRPA line, simple bound), interleaved, medians of several runs each.
 
 Each measurement runs in a fresh interpreter with the tree first on ``sys.path``, so the two
 trees never share a process. Older trees (before the rooms of ARCHITECTURE.md) are measured
@@ -40,7 +40,8 @@ start = time.perf_counter()
 inc = NRPA(root, NRPAConfig(max_nodes=%d, seed=0), **extra).run()
 seconds = time.perf_counter() - start
 print(json.dumps({"nodes": inc.nodes, "value": inc.value, "seconds": seconds,
-                  "nodes_per_second": inc.nodes / seconds}))
+                  "nodes_per_second": inc.nodes / seconds,
+                  "playouts_per_second": inc.playouts / seconds}))
 """
 
 
@@ -139,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
                                           args.exact_nodes, python)
             rows[name].setdefault("games/s", []).append(engine["games_per_second"])
             rows[name].setdefault("NRPA decisions/s", []).append(nrpa["nodes_per_second"])
+            rows[name].setdefault("NRPA playouts/s", []).append(nrpa["playouts_per_second"])
             rows[name].setdefault("exact nodes/s", []).append(exact["nodes_per_second"])
             checks[name].add((engine["decisions"], nrpa["nodes"], nrpa["value"], exact["nodes"],
                               exact["value"]))
@@ -146,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{build_of(args.new.resolve(), args.new_python)} build of "
           f"{args.new_python or args.new} ({args.runs} interleaved runs)")
     print(f"{'measure':<20} {'old (median)':>14} {'new (median)':>14} {'new/old':>8}")
-    for measure_name in ("games/s", "NRPA decisions/s", "exact nodes/s"):
+    for measure_name in ("games/s", "NRPA decisions/s", "NRPA playouts/s", "exact nodes/s"):
         old = statistics.median(rows["old"][measure_name])
         new = statistics.median(rows["new"][measure_name])
         print(f"{measure_name:<20} {old:>14,.1f} {new:>14,.1f} {new / old:>8.3f}")

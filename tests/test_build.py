@@ -70,6 +70,8 @@ def test_only_a_wheel_compiles_and_an_editable_install_stays_pure() -> None:
     assert wants(["bdist_wheel"], {})[0] is (SETUP["c_compiler"]() is not None)
     with pytest.raises(SystemExit):
         wants(["bdist_wheel"], {"HERITAGE_BUILD": "fast"})
+    with pytest.raises(SystemExit):  # compiled modules next to the sources would go stale
+        wants(["build_ext", "--inplace"], {})
 
 
 def test_what_is_compiled_is_the_engine_and_the_search_loops() -> None:
