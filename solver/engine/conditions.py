@@ -105,6 +105,24 @@ COUNTERS: Final[dict[str, Counter]] = {
 }
 
 
+MIN_TYPE: Final = -1
+MAX_TYPE: Final = -2
+#: Counters that count one zone by type: (zone: 0 Past, 1 technologies, 2 Timeline; the type,
+#: or the fewest / the most of the three types). Same values as their `COUNTERS` functions.
+KIND_COUNTERS: Final[dict[str, tuple[int, int]]] = {
+    "past.city": (0, CITY), "past.megalith": (0, MEGALITH), "past.pyramid": (0, PYRAMID),
+    "past.max_type": (0, MAX_TYPE), "past.min_type": (0, MIN_TYPE),
+    "techs.ancient": (1, ANCIENT), "techs.secret": (1, SECRET), "techs.writing": (1, WRITING),
+    "techs.min_type": (1, MIN_TYPE), "techs.max_type": (1, MAX_TYPE),
+    "timeline.city": (2, CITY), "timeline.megalith": (2, MEGALITH),
+    "timeline.pyramid": (2, PYRAMID), "timeline.min_type": (2, MIN_TYPE),
+}
+
+#: The counters whose value depends on the card they are counted for (the others ignore it).
+SOURCE_COUNTERS: Final = frozenset(
+    {"self.tokens", "adj.city", "adj.megalith", "adj.pyramid", "adj.any", "adj.max_type"})
+
+
 def count(st: GameState, counter: str, source: int) -> int:
     """The value of a counter for the effect of card `source`."""
     return COUNTERS[counter](st, source)
@@ -115,18 +133,87 @@ def holds(st: GameState, condition: tuple[Clause, ...], source: int) -> bool:
     return all(c.holds(COUNTERS[c.counter](st, source)) for c in condition)
 
 
+MET: Final = 0  # requirement_status: the requirement holds as printed
+MET_IF_RELAXED: Final = 1  # it holds with one "at least" value lowered by 1 (Candi Sukuh, D19)
+NOT_MET: Final = 2
+
+
+class Counts:
+    """The values of the card-independent counters of one state, each computed at most once.
+
+    For checks that read many counters of the same state while it does not change (every
+    available technology's requirement at one decision). Made, used and dropped within one
+    call: it is never stored, so no change of the state can make it stale."""
+
+    __slots__ = ("st", "values", "kinds")
+
+    def __init__(self, st: GameState) -> None:
+        self.st = st
+        self.values: dict[str, int] = {}
+        self.kinds: list[list[int] | None] = [None, None, None]  # by KIND_ZONES index
+
+    def of(self, counter: str) -> int:
+        """`count(st, counter, -1)`, computed once. The counts of one zone by card type
+        (`KIND_COUNTERS`) all come from one pass over the zone."""
+        v = self.values.get(counter)
+        if v is None:
+            by_kind = KIND_COUNTERS.get(counter)
+            if by_kind is None:
+                v = COUNTERS[counter](self.st, -1)
+            else:
+                zone, which = by_kind
+                hist = self.kinds[zone]
+                if hist is None:
+                    hist = self._histogram(zone)
+                    self.kinds[zone] = hist
+                v = min(hist) if which == MIN_TYPE else max(hist) if which == MAX_TYPE \
+                    else hist[which]
+            self.values[counter] = v
+        return v
+
+    def _histogram(self, zone: int) -> list[int]:
+        """How many cards of each of the three types (monument or technology) in a zone."""
+        st = self.st
+        cards = st.book.cards
+        members = st.past if zone == 0 else st.techs if zone == 1 else st.monuments()
+        hist = [0, 0, 0, 0]
+        for c in members:
+            hist[cards[c].kind] += 1
+        return hist[:3]
+
+    def at(self, counter: str, source: int) -> int:
+        """`count(st, counter, source)`: a counter that reads its card (`SOURCE_COUNTERS`) is
+        computed for that card, any other once for all cards."""
+        if counter in SOURCE_COUNTERS:
+            return COUNTERS[counter](self.st, source)
+        return self.of(counter)
+
+
+def requirement_status(counts: Counts, requirement: tuple[Clause, ...]) -> int:
+    """`MET`, `MET_IF_RELAXED` or `NOT_MET` for a technology requirement (RULES.md section 5,
+    Learn). With Candi Sukuh in the Timeline (RULES.md D19) the player may lower one "at least"
+    value by 1 (floor 0): `MET_IF_RELAXED` when exactly one clause fails, a ``>=`` clause that
+    holds once lowered so."""
+    failing = -1
+    value = 0
+    for i, c in enumerate(requirement):
+        v = counts.of(c.counter)
+        if not c.holds(v):
+            if failing >= 0:
+                return NOT_MET
+            failing, value = i, v
+    if failing < 0:
+        return MET
+    c = requirement[failing]
+    return MET_IF_RELAXED if c.op == ">=" and value >= max(0, c.value - 1) else NOT_MET
+
+
 def requirement_met(st: GameState, requirement: tuple[Clause, ...], relax_one: bool) -> bool:
     """A technology requirement (RULES.md section 5, Learn). With Candi Sukuh in the Timeline
     (`relax_one`, RULES.md D19) the player may lower one "at least" value by 1 (floor 0): the
     requirement is met if it holds with at most one ``>=`` clause lowered so."""
-    values = [COUNTERS[c.counter](st, -1) for c in requirement]
-    failing = [i for i, c in enumerate(requirement) if not c.holds(values[i])]
-    if not failing:
-        return True
-    if not relax_one or len(failing) > 1:
-        return False
-    c = requirement[failing[0]]
-    return c.op == ">=" and values[failing[0]] >= max(0, c.value - 1)
+    status = requirement_status(Counts(st), requirement)
+    return status == MET or (relax_one and status == MET_IF_RELAXED)
 
 
 def special_in_play(st: GameState, name: str) -> Iterator[int]:

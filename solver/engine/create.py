@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from solver.engine import actions as A
-from solver.engine.cards import ANY_MONUMENT, ARTIFACT
+from solver.engine.cards import ANY_MONUMENT, ARTIFACT, Card
 from solver.engine.conditions import count, holds
 from solver.engine.frames import (
     D_CREATE_CARD,
@@ -22,7 +22,7 @@ from solver.engine.frames import (
     Registry,
 )
 from solver.engine.groups import push_group
-from solver.engine.state import GameState
+from solver.engine.state import EMPTY, GameState
 
 MONUMENT: Final = ANY_MONUMENT  # kind filters of a (nested) Create
 ARTIFACT_KIND: Final = ARTIFACT
@@ -55,31 +55,45 @@ def can_create(st: GameState, card: int, payable: int, kind: int | None, mtype: 
     return bool(legal_spaces(st, card, payable))
 
 
+def free_spaces(st: GameState) -> list[int]:
+    """The spaces with a free place (`GameState.has_free_place`), in order."""
+    return [s for s, items in enumerate(st.spaces, 1) if len(items) < 2]
+
+
+def _creatable_in(cards: tuple[Card, ...], card: int, payable: int, free: list[int],
+                  art_free: bool, kind: int | None, mtype: int | None) -> bool:
+    """`can_create` with the free spaces and whether an artifact space is free computed once
+    for many cards (the same state): the same rule, read from the same facts."""
+    c = cards[card]
+    if c.is_tech:
+        return False
+    cost = c.discard_cost
+    if c.kind == ARTIFACT:
+        return kind != MONUMENT and art_free and cost <= payable
+    if kind == ARTIFACT_KIND or (mtype is not None and c.kind != mtype) or cost > payable:
+        return False
+    start = c.starting_space
+    if c.locked:
+        return start in free
+    return any(cost + abs(s - start) <= payable for s in free)
+
+
 def any_creatable(st: GameState) -> bool:
     """Whether any card in hand can be created now (the Create action is legal)."""
     payable = len(st.hand) - 1
     cards = st.book.cards
-    free = [s for s in range(1, 7) if st.has_free_place(s)]
-    art_free = st.free_artifact_space() >= 0
-    for c in st.hand:
-        card = cards[c]
-        if card.is_tech or card.discard_cost > payable:
-            continue
-        if card.kind == ARTIFACT:
-            if art_free:
-                return True
-        elif card.locked:
-            if card.starting_space in free and card.discard_cost <= payable:
-                return True
-        elif any(card.discard_cost + abs(s - card.starting_space) <= payable for s in free):
-            return True
-    return False
+    free = free_spaces(st)
+    art_free = EMPTY in st.artifacts
+    return any(_creatable_in(cards, c, payable, free, art_free, None, None) for c in st.hand)
 
 
 def creatable(st: GameState, kind: int | None, mtype: int | None) -> list[int]:
     """Cards in hand that can be created now."""
     payable = len(st.hand) - 1
-    return [c for c in st.hand if can_create(st, c, payable, kind, mtype)]
+    cards = st.book.cards
+    free = free_spaces(st)
+    art_free = EMPTY in st.artifacts
+    return [c for c in st.hand if _creatable_in(cards, c, payable, free, art_free, kind, mtype)]
 
 
 def start_create(st: GameState, kind: int | None, mtype: int | None, optional: bool,

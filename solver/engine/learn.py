@@ -8,10 +8,16 @@ from __future__ import annotations
 from bisect import insort
 
 from solver.engine import actions as A
-from solver.engine.conditions import requirement_met
+from solver.engine.conditions import (
+    MET,
+    MET_IF_RELAXED,
+    Counts,
+    requirement_met,
+    requirement_status,
+)
 from solver.engine.frames import D_LEARN, F_EFFECT, F_LEARN_TRIGGERS, Frame, Registry
 from solver.engine.groups import push_group
-from solver.engine.state import GameState
+from solver.engine.state import EMPTY, GameState
 
 
 def candi_sukuh_in_timeline(st: GameState) -> bool:
@@ -24,21 +30,43 @@ def meets(st: GameState, tech: int, relax: bool) -> bool:
 
 
 def learnable(st: GameState, ignore_requirements: bool) -> list[int]:
-    """Available technologies the player may learn now (Candi Sukuh relaxes one value, D19)."""
+    """Available technologies the player may learn now (Candi Sukuh relaxes one value, D19).
+
+    The counters are read once for all the technologies (`Counts`), and whether Candi Sukuh is
+    in the Timeline only when some requirement fails by one lowerable value."""
     techs = st.available_techs()
     if ignore_requirements:
         return sorted(techs)
-    relax = candi_sukuh_in_timeline(st)
-    return sorted(t for t in techs if meets(st, t, relax))
+    cards = st.book.cards
+    counts = Counts(st)
+    out: list[int] = []
+    relaxed: list[int] = []
+    for t in techs:
+        status = requirement_status(counts, cards[t].requirement)
+        if status == MET:
+            out.append(t)
+        elif status == MET_IF_RELAXED:
+            relaxed.append(t)
+    if relaxed and candi_sukuh_in_timeline(st):
+        out.extend(relaxed)
+    out.sort()
+    return out
 
 
 def any_learnable(st: GameState) -> bool:
     """Whether the Learn action is legal (some available technology's requirement is met)."""
-    techs = st.available_techs()
-    if not techs:
-        return False
-    relax = candi_sukuh_in_timeline(st)
-    return any(meets(st, t, relax) for t in techs)
+    cards = st.book.cards
+    counts = Counts(st)
+    relaxed = False
+    for t in st.tiles:
+        if t == EMPTY:
+            continue
+        status = requirement_status(counts, cards[t].requirement)
+        if status == MET:
+            return True
+        if status == MET_IF_RELAXED:
+            relaxed = True
+    return relaxed and candi_sukuh_in_timeline(st)
 
 
 def start_learn(st: GameState, optional: bool, ignore_requirements: bool, count: int) -> None:

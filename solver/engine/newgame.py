@@ -155,6 +155,7 @@ def new_game(setup: Setup, book: CardBook) -> GameState:
     st.goal_chests = []
     st.flags = 0
     st.held = ()
+    st.score_memo = None
     for tile in range(3):
         st.fill_tile(tile)
     _deal_chests(st, setup)

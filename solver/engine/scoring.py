@@ -7,18 +7,20 @@ knowledge. The rulebook's sheets 29/18/31/1/-32 (47) and 39/25/11/5/-4 (76) are 
 
 from __future__ import annotations
 
+from typing import Final
+
 from solver.engine.cards import Score
-from solver.engine.conditions import count
+from solver.engine.conditions import Counts
 from solver.engine.sheet import ScoreSheet
 from solver.engine.state import GameState
 
 
-def score_rule(st: GameState, rule: Score, source: int) -> int:
+def score_rule(counts: Counts, rule: Score, source: int) -> int:
     """VP of one end-game rule: fixed, k per counted thing, or the highest tier reached."""
     if rule.per is not None:
-        return rule.times * count(st, rule.per, source)
+        return rule.times * counts.at(rule.per, source)
     if rule.tiers and rule.counter is not None:
-        value = count(st, rule.counter, source)
+        value = counts.at(rule.counter, source)
         vp = 0
         for at_least, points in rule.tiers:
             if value >= at_least:
@@ -27,21 +29,52 @@ def score_rule(st: GameState, rule: Score, source: int) -> int:
     return rule.fixed
 
 
-def effect_vp(st: GameState, card: int) -> int:
-    total = 0
-    for e in st.book.cards[card].effects:
-        if e.score is not None:
-            total += score_rule(st, e.score, card)
-    return total
+#: Counters that read only the Past, the technologies, the Timeline's places and the lost
+#: knowledge (`solver.engine.conditions.COUNTERS`), with the cards' printed facts.
+KEYED_COUNTERS: Final = frozenset({
+    "past.city", "past.megalith", "past.pyramid", "past.any", "past.max_type", "past.min_type",
+    "past.endgame", "timeline.city", "timeline.megalith", "timeline.pyramid", "timeline.any",
+    "timeline.min_type", "space1", "techs.ancient", "techs.secret", "techs.writing", "techs.any",
+    "techs.min_type", "techs.max_type", "lost",
+})
 
 
 def score_sheet(st: GameState) -> ScoreSheet:
-    """The five rows for the current position (meaningful at the end of the game)."""
+    """The five rows for the current position (meaningful at the end of the game). The
+    counters the end-game rules read are computed once for all the Past monuments (`Counts`:
+    the state does not change while it is scored).
+
+    The sheet is remembered on the state (`GameState.score_memo`, copied by `clone`) with the
+    facts it was computed from: the Past, the technologies, the Timeline's places and the lost
+    knowledge. It is remembered only when every end-game rule it evaluated reads those facts
+    alone (`KEYED_COUNTERS`); the rules evaluated are those of the Past's cards, which are part
+    of the key, so a later position with the same key evaluates the same rules on the same
+    facts and gets the same sheet."""
+    key: tuple[object, ...] = (tuple(st.past), tuple(st.techs), tuple(st.spaces), st.lost)
+    memo = st.score_memo
+    if memo is not None and memo[0] == key:
+        return memo[1]
     cards = st.book.cards
-    return ScoreSheet(
-        past=sum(cards[c].vp for c in st.past),
-        effects=sum(effect_vp(st, c) for c in st.past),
+    counts = Counts(st)
+    keyed = True
+    past = effects = 0
+    for c in st.past:
+        card = cards[c]
+        past += card.vp
+        for e in card.effects:
+            rule = e.score
+            if rule is not None:
+                effects += score_rule(counts, rule, c)
+                if (rule.per is not None and rule.per not in KEYED_COUNTERS) or \
+                        (rule.counter is not None and rule.counter not in KEYED_COUNTERS):
+                    keyed = False
+    sheet = ScoreSheet(
+        past=past,
+        effects=effects,
         technologies=sum(cards[t].vp for t in st.techs),
-        timeline=sum(1 for _ in st.monuments()),
+        timeline=len(st.monuments()),
         lost_knowledge=-st.lost,
     )
+    if keyed:
+        st.score_memo = (key, sheet)
+    return sheet

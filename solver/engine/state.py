@@ -49,7 +49,7 @@ class GameState:
         "artifacts", "lost", "techs", "tiles", "tile_level", "tech_decks", "tech_discards",
         "turn", "time_space", "time_visits", "die_pos", "reshuffles", "stack", "limbo",
         "midgame", "potala", "in_decline", "declining", "vanishing", "converted", "over",
-        "legal", "chests_under", "goal_chests", "flags", "held",
+        "legal", "chests_under", "goal_chests", "flags", "held", "score_memo",
     )
 
     book: CardBook
@@ -88,6 +88,9 @@ class GameState:
     goal_chests: list[int]  # chest letters in artifact spaces (goals)
     flags: int  # bit flags for once-per-game decisions (solo modes)
     held: tuple[tuple[int, int], ...]  # (monument, technology) put on a card (Abu Simbel)
+    # the last score sheet and exactly the facts it was computed from (`solver.engine.scoring`);
+    # not a fact of the game: never in `key()`, shared by clones (immutable)
+    score_memo: tuple[tuple[object, ...], ScoreSheet] | None
 
     def clone(self) -> GameState:
         """An independent copy (lists copied; cards, setup and frames are immutable)."""
@@ -128,6 +131,7 @@ class GameState:
         c.goal_chests = self.goal_chests[:]
         c.flags = self.flags
         c.held = self.held
+        c.score_memo = self.score_memo
         return c
 
     def key(self) -> tuple[object, ...]:
