@@ -17,7 +17,7 @@ from solver.engine.state import GameState
 
 def score_rule(counts: Counts, rule: Score, source: int) -> int:
     """VP of one end-game rule: fixed, k per counted thing, or the highest tier reached."""
-    if rule.per is not None:
+    if rule.per is not None:  # (what `read_counter` names)
         return rule.times * counts.at(rule.per, source)
     if rule.tiers and rule.counter is not None:
         value = counts.at(rule.counter, source)
@@ -29,14 +29,27 @@ def score_rule(counts: Counts, rule: Score, source: int) -> int:
     return rule.fixed
 
 
-#: Counters that read only the Past, the technologies, the Timeline's places and the lost
-#: knowledge (`solver.engine.conditions.COUNTERS`), with the cards' printed facts.
+#: Counters that read only the Past, the technologies and the lost knowledge
+#: (`solver.engine.conditions.COUNTERS`), with the cards' printed facts.
 KEYED_COUNTERS: Final = frozenset({
     "past.city", "past.megalith", "past.pyramid", "past.any", "past.max_type", "past.min_type",
-    "past.endgame", "timeline.city", "timeline.megalith", "timeline.pyramid", "timeline.any",
-    "timeline.min_type", "space1", "techs.ancient", "techs.secret", "techs.writing", "techs.any",
+    "past.endgame", "techs.ancient", "techs.secret", "techs.writing", "techs.any",
     "techs.min_type", "techs.max_type", "lost",
 })
+#: Counters that read only the Timeline's places.
+TIMELINE_COUNTERS: Final = frozenset({
+    "timeline.city", "timeline.megalith", "timeline.pyramid", "timeline.any",
+    "timeline.min_type", "space1",
+})
+
+
+def read_counter(rule: Score) -> str | None:
+    """The counter an end-game rule reads (`score_rule`), or None for a fixed value."""
+    if rule.per is not None:
+        return rule.per
+    if rule.tiers and rule.counter is not None:
+        return rule.counter
+    return None
 
 
 def score_sheet(st: GameState) -> ScoreSheet:
@@ -45,18 +58,28 @@ def score_sheet(st: GameState) -> ScoreSheet:
     the state does not change while it is scored).
 
     The sheet is remembered on the state (`GameState.score_memo`, copied by `clone`) with the
-    facts it was computed from: the Past, the technologies, the Timeline's places and the lost
-    knowledge. It is remembered only when every end-game rule it evaluated reads those facts
-    alone (`KEYED_COUNTERS`); the rules evaluated are those of the Past's cards, which are part
-    of the key, so a later position with the same key evaluates the same rules on the same
-    facts and gets the same sheet."""
-    key: tuple[object, ...] = (tuple(st.past), tuple(st.techs), tuple(st.spaces), st.lost)
+    facts it was computed from: the Past, the technologies and the lost knowledge, and the
+    Timeline's places when a rule read them. It is remembered only when every end-game rule it
+    evaluated reads those facts alone (`KEYED_COUNTERS`, `TIMELINE_COUNTERS`). The rules
+    evaluated are those of the Past's cards, which are part of the key, so a later position
+    with the same key evaluates the same rules on the same facts: same Past, effects and
+    technologies rows, and the same lost-knowledge row; the Timeline row is counted anew."""
+    key = (tuple(st.past), tuple(st.techs), st.lost)
+    monuments = len(st.monuments())
     memo = st.score_memo
-    if memo is not None and memo[0] == key:
-        return memo[1]
+    if memo is not None and memo[0] == key and (memo[1] is None or memo[1] == tuple(st.spaces)):
+        sheet = memo[2]
+        if sheet.timeline == monuments:
+            return sheet
+        sheet = ScoreSheet(past=sheet.past, effects=sheet.effects,
+                           technologies=sheet.technologies, timeline=monuments,
+                           lost_knowledge=sheet.lost_knowledge)
+        st.score_memo = (key, memo[1], sheet)
+        return sheet
     cards = st.book.cards
     counts = Counts(st)
     keyed = True
+    spaces: tuple[tuple[int, ...], ...] | None = None
     past = effects = 0
     for c in st.past:
         card = cards[c]
@@ -65,16 +88,20 @@ def score_sheet(st: GameState) -> ScoreSheet:
             rule = e.score
             if rule is not None:
                 effects += score_rule(counts, rule, c)
-                if (rule.per is not None and rule.per not in KEYED_COUNTERS) or \
-                        (rule.counter is not None and rule.counter not in KEYED_COUNTERS):
+                read = read_counter(rule)
+                if read is None or read in KEYED_COUNTERS:
+                    continue
+                if read in TIMELINE_COUNTERS:
+                    spaces = tuple(st.spaces)
+                else:
                     keyed = False
     sheet = ScoreSheet(
         past=past,
         effects=effects,
         technologies=sum(cards[t].vp for t in st.techs),
-        timeline=len(st.monuments()),
+        timeline=monuments,
         lost_knowledge=-st.lost,
     )
     if keyed:
-        st.score_memo = (key, sheet)
+        st.score_memo = (key, spaces, sheet)
     return sheet

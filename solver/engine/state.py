@@ -90,7 +90,7 @@ class GameState:
     held: tuple[tuple[int, int], ...]  # (monument, technology) put on a card (Abu Simbel)
     # the last score sheet and exactly the facts it was computed from (`solver.engine.scoring`);
     # not a fact of the game: never in `key()`, shared by clones (immutable)
-    score_memo: tuple[tuple[object, ...], ScoreSheet] | None
+    score_memo: tuple[tuple[object, ...], tuple[tuple[int, ...], ...] | None, ScoreSheet] | None
 
     def clone(self) -> GameState:
         """An independent copy (lists copied; cards, setup and frames are immutable)."""
