@@ -79,12 +79,29 @@ def _creatable_in(cards: tuple[Card, ...], card: int, payable: int, free: list[i
 
 
 def any_creatable(st: GameState) -> bool:
-    """Whether any card in hand can be created now (the Create action is legal)."""
+    """Whether any card in hand can be created now (the Create action is legal): `can_create`
+    with no kind filter, the free places looked up once."""
     payable = len(st.hand) - 1
     cards = st.book.cards
     free = free_spaces(st)
     art_free = EMPTY in st.artifacts
-    return any(_creatable_in(cards, c, payable, free, art_free, None, None) for c in st.hand)
+    for c in st.hand:
+        card = cards[c]
+        slack = payable - card.discard_cost
+        if card.is_tech or slack < 0:
+            continue
+        if card.kind == ARTIFACT:
+            if art_free:
+                return True
+        elif card.locked:
+            if card.starting_space in free:
+                return True
+        else:
+            start = card.starting_space
+            for s in free:
+                if abs(s - start) <= slack:
+                    return True
+    return False
 
 
 def creatable(st: GameState, kind: int | None, mtype: int | None) -> list[int]:

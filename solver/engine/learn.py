@@ -61,7 +61,10 @@ def any_learnable(st: GameState) -> bool:
     for t in st.tiles:
         if t == EMPTY:
             continue
-        status = requirement_status(counts, cards[t].requirement)
+        requirement = cards[t].requirement
+        if not requirement:
+            return True
+        status = requirement_status(counts, requirement)
         if status == MET:
             return True
         if status == MET_IF_RELAXED:
