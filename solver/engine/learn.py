@@ -42,7 +42,8 @@ def learnable(st: GameState, ignore_requirements: bool) -> list[int]:
     out: list[int] = []
     relaxed: list[int] = []
     for t in techs:
-        status = requirement_status(counts, cards[t].requirement)
+        requirement = cards[t].requirement
+        status = requirement_status(counts, requirement) if requirement else MET
         if status == MET:
             out.append(t)
         elif status == MET_IF_RELAXED:
