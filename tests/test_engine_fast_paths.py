@@ -24,9 +24,16 @@ from solver.engine import create, learn, turn
 from solver.engine.cards import ARTIFACT, CITY, MEGALITH, PYRAMID, CardBook, Clause, Effect, Score
 from solver.engine.chests import lightning_options
 from solver.engine.conditions import COUNTERS, Counts, count, requirement_met
-from solver.engine.create import MONUMENT, any_creatable, creatable, create_cost
+from solver.engine.create import MONUMENT, any_creatable, creatable, create_cost, legal_spaces
 from solver.engine.flow import PHASE_MODULES, Rules
-from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_LEARN, Frame, Registry
+from solver.engine.frames import (
+    D_ACTION,
+    D_CREATE_CARD,
+    D_CREATE_SPACE,
+    D_LEARN,
+    Frame,
+    Registry,
+)
 from solver.engine.learn import any_learnable, candi_sukuh_in_timeline, learnable
 from solver.engine.newgame import new_game
 from solver.engine.setup import Setup
@@ -156,8 +163,13 @@ def ref_score_sheet(st: GameState) -> ScoreSheet:
     )
 
 
+def ref_create_space_options(st: GameState, fr: Frame) -> list[int]:
+    return [A.code(A.SPACE, s) for s in ref_legal_spaces(st, fr[1], len(st.hand))]
+
+
 REFERENCE_OPTIONS = {D_ACTION: ref_action_options, D_LEARN: ref_learn_options,
-                     D_CREATE_CARD: ref_create_card_options}
+                     D_CREATE_CARD: ref_create_card_options,
+                     D_CREATE_SPACE: ref_create_space_options}
 
 
 def _with_references(register: Callable[[], Registry]) -> Callable[[], Registry]:
@@ -197,6 +209,10 @@ def _check_helpers(st: GameState) -> None:
     for kind in KINDS:
         for mtype in MTYPES:
             assert creatable(st, kind, mtype) == ref_creatable(st, kind, mtype)
+    for c in st.hand:
+        if not st.book.cards[c].is_tech:
+            for payable in range(len(st.hand) + 1):
+                assert legal_spaces(st, c, payable) == ref_legal_spaces(st, c, payable)
     cards = st.book.cards
     for t in st.available_techs():
         for relax in (False, True):

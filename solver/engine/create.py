@@ -33,13 +33,20 @@ def create_cost(card_cost: int, start: int, space: int) -> int:
     return card_cost + abs(space - start)
 
 
+def free_spaces(st: GameState) -> list[int]:
+    """The spaces with a free place (`GameState.has_free_place`), in order."""
+    return [s for s, items in enumerate(st.spaces, 1) if len(items) < 2]
+
+
 def legal_spaces(st: GameState, card: int, payable: int) -> list[int]:
     """Spaces with a free place; a locked card only its starting space; affordable with
     `payable` other cards in hand."""
     c = st.book.cards[card]
-    spaces = (c.starting_space,) if c.locked else range(1, 7)
-    return [s for s in spaces
-            if st.has_free_place(s) and create_cost(c.discard_cost, c.starting_space, s) <= payable]
+    free = free_spaces(st)
+    start = c.starting_space
+    if c.locked:
+        return [start] if start in free and c.discard_cost <= payable else []
+    return [s for s in free if create_cost(c.discard_cost, start, s) <= payable]
 
 
 def can_create(st: GameState, card: int, payable: int, kind: int | None, mtype: int | None) -> bool:
@@ -53,11 +60,6 @@ def can_create(st: GameState, card: int, payable: int, kind: int | None, mtype: 
     if kind == ARTIFACT_KIND or (mtype is not None and c.kind != mtype):
         return False
     return bool(legal_spaces(st, card, payable))
-
-
-def free_spaces(st: GameState) -> list[int]:
-    """The spaces with a free place (`GameState.has_free_place`), in order."""
-    return [s for s, items in enumerate(st.spaces, 1) if len(items) < 2]
 
 
 def _creatable_in(cards: tuple[Card, ...], card: int, payable: int, free: list[int],
