@@ -150,7 +150,7 @@ class Counts:
     def __init__(self, st: GameState) -> None:
         self.st = st
         self.values: dict[str, int] = {}
-        self.kinds: list[list[int] | None] = [None, None, None]  # by KIND_ZONES index
+        self.kinds: list[list[int] | None] = [None, None, None]  # by zone of KIND_COUNTERS
 
     def of(self, counter: str) -> int:
         """`count(st, counter, -1)`, computed once. The counts of one zone by card type
