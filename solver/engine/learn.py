@@ -12,7 +12,6 @@ from solver.engine.conditions import (
     MET,
     MET_IF_RELAXED,
     Counts,
-    requirement_met,
     requirement_status,
 )
 from solver.engine.frames import D_LEARN, F_EFFECT, F_LEARN_TRIGGERS, Frame, Registry
@@ -23,10 +22,6 @@ from solver.engine.state import EMPTY, GameState
 def candi_sukuh_in_timeline(st: GameState) -> bool:
     cards = st.book.cards
     return any(e.special == "candi_sukuh" for c in st.monuments() for e in cards[c].effects)
-
-
-def meets(st: GameState, tech: int, relax: bool) -> bool:
-    return requirement_met(st, st.book.cards[tech].requirement, relax)
 
 
 def learnable(st: GameState, ignore_requirements: bool) -> list[int]:
