@@ -125,6 +125,7 @@ class RelaxConfig:
     seed: int = 0
     presolve: bool = False  # the model is small and linear; presolve costs more than it saves
     linearization: int = 2  # a full linear relaxation: the bound comes from it
+    symmetry: int = 0  # CP-SAT's symmetry_level (measured: no gain at the root, see ROOT_CONFIG)
     # Creation times (relaxation 10, `solver.bounds.cpsat.creation`): a turn Boolean per card.
     # Sound, but off by default: with effect gains and Learns still untimed it does not lower
     # the model's optimum, and its larger LP gives a looser bound at the same budget (issue
@@ -278,7 +279,7 @@ class Relaxation:
         p.catch_sigint_signal = False
         if max_seconds is not None:
             p.max_time_in_seconds = max(0.001, max_seconds)
-        p.symmetry_level = 0
+        p.symmetry_level = self.config.symmetry
         if stop is None:
             code = solver.solve(self.model)
         else:
