@@ -108,7 +108,7 @@ def limit_creations(ctx: Context, totals: RunningTotals, effects: Effects, speci
 
 
 def hold_cards(ctx: Context, totals: RunningTotals, draws: Draws, effects: Effects,
-               granted_mon: LinExpr) -> list[Var]:
+               granted_mon: LinExpr, paid: list[LinExpr] | None = None) -> list[Var]:
     """Relaxation 4, per slot: the cards used by then (never fewer later) cover the monuments
     due by then (created by a Create by then) with their discards and the archived cards,
     and never exceed the starting hand plus the cards drawn; the cards banked from actions and
@@ -124,6 +124,8 @@ def hold_cards(ctx: Context, totals: RunningTotals, draws: Draws, effects: Effec
             m.add(used[i] >= used[i - 1])
         m.add(totals.creates[i] + granted_mon >= totals.due[i])
         m.add(used[i] >= totals.due_cards[i] + totals.archived[i])
+        if paid is not None:  # relaxation 10: cards paid at the Create
+            m.add(used[i] >= paid[i] + totals.archived[i])
         m.add(used[i] <= hand0 + totals.drawn[i] + totals.decline_drawn[i] + draws.by_effects)
         m.add(hand0 + totals.drawn[i] + (totals.decline_drawn[i - 1] if i else 0) - used[i]
               <= HAND_LIMIT)
@@ -142,8 +144,7 @@ def pay_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     at the end."""
     m, cards = ctx.model, ctx.cards
     hand0 = ctx.phase.hand
-    greek = sum(techs.learned[t] for t in techs.learnable
-                if any(s.op == "ancient_greek" for e in cards[t].effects for s in e.steps))
+    greek = greek_creations(ctx, techs)
     paid = (sum((1 + cards[c].discard_cost) * monuments.created[c] for c in monuments.new)
             + distance
             + sum((1 + cards[a].discard_cost) * artifacts.created[a] for a in artifacts.new)
@@ -153,6 +154,14 @@ def pay_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     m.add(hand_final == hand0 + totals.drawn[-1] + totals.decline_drawn[-1] + draws.by_effects
           - used[-1])
     return hand_final
+
+
+def greek_creations(ctx: Context, techs: Technologies) -> LinExpr:
+    """Artifacts created by Ancient Greek from the revealed cards (not from the hand): at most
+    one per learned Ancient Greek."""
+    cards = ctx.cards
+    return sum(techs.learned[t] for t in techs.learnable
+               if any(s.op == "ancient_greek" for e in cards[t].effects for s in e.steps))
 
 
 def dig_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,

@@ -77,6 +77,19 @@ class _Activations:
         self.conditions.append((b, e))
         return act
 
+    def timeline(self, base: LinExpr, phases: int, e: Effect, name: str) -> Var:
+        """The activations of a Timeline effect as a variable: at most `base`, at most once
+        per Timeline phase (one card is in play once at a time, RULES.md section 4B), and
+        gated on its condition as `gated`; `creation.timeline_in_play` bounds it by the
+        phases its card is in play."""
+        m = self.ctx.model
+        act = m.new_int_var(0, max(1, phases), f"act_{name}")
+        m.add(act <= base)
+        gated = self.gated(act, phases, e, f"{name}_tl")
+        if gated is not act:
+            m.add(act == gated)
+        return act
+
     def triggered(self, c: int, e: Effect, name: str) -> Var:
         """A triggered effect fires at most once per event, and only while its card is in
         play (RULES.md section 5: "each time you CREATE / LEARN / EXCAVATE")."""
@@ -128,7 +141,7 @@ class _Activations:
 
 def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                      techs: Technologies, events: Events, turns: TurnActions,
-                     reshuffle: Var | None) -> Effects:
+                     reshuffle: Var | None, per_phase: bool = False) -> Effects:
     """Sum, over every card that can be in play, its gains times its activations.
 
     Activations (RULES.md sections 4B, 4C, 5): an immediate effect once per creation (per
@@ -137,7 +150,9 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     free artifact spaces in play per phase); a trigger once per event while in play. An effect
     whose condition reads a counter that never goes down (Past, technologies, artifacts ever
     on the board, the highest lost knowledge) fires only if the final counter meets it. The
-    draws of an unconditional decline effect are counted in its decline slot."""
+    draws of an unconditional decline effect are counted in its decline slot. With `per_phase`
+    (creation times, relaxation 10), each Timeline effect's activations are a variable, at
+    most one per Timeline phase (one card is in play once at a time)."""
     st, m, cards, facts, sch = ctx.state, ctx.model, ctx.cards, ctx.facts, ctx.schedule
     actions, phases = ctx.actions_left, sch.timeline_phases
     pool: dict[str, list[LinExpr]] = {k: [] for k in POOLS}
@@ -183,7 +198,8 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                                  actions + 2, e, name)
             elif e.moment == "timeline":
                 cap = acts.timeline_phases(c, flexible)
-                act = acts.gated(cap * in_play[c], cap * (actions + 2), e, name)
+                act = acts.timeline(cap * in_play[c], phases, e, name) if per_phase \
+                    else acts.gated(cap * in_play[c], cap * (actions + 2), e, name)
                 tl_mon.append(act)
                 timed.append((act, e, name))
             else:
@@ -201,7 +217,8 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
             elif e.moment == "immediate":
                 act = acts.gated(made, actions + 1, e, name)
             elif e.moment == "timeline":
-                act = acts.gated(phases * in_play[a], phases * (actions + 2), e, name)
+                act = acts.timeline(phases * in_play[a], phases, e, name) if per_phase \
+                    else acts.gated(phases * in_play[a], phases * (actions + 2), e, name)
                 tl_art.append(act)
                 timed.append((act, e, name))
             else:

@@ -26,6 +26,7 @@ numbered, beside the code that makes them:
 7. **Technologies**: `solver.bounds.cpsat.technologies` (and `reach.dealt_technologies`).
 8. **Scoring**: `solver.bounds.cpsat.scoring`.
 9. **Goals**: `solver.bounds.cpsat.goals`.
+10. **Creation time** (with `RelaxConfig.timed`): `solver.bounds.cpsat.creation`.
 
 `Relaxation.build` adds them in one order (the order of the variables and constraints is part
 of what makes CP-SAT's search, with one worker and a fixed seed, reproducible); the variables
@@ -50,6 +51,7 @@ from solver.bounds.cpsat.cardflow import (
     archive_by_effects,
     dig_for_cards,
     effect_draws,
+    greek_creations,
     hold_cards,
     limit_creations,
     pay_for_cards,
@@ -57,6 +59,13 @@ from solver.bounds.cpsat.cardflow import (
 )
 from solver.bounds.cpsat.context import Context
 from solver.bounds.cpsat.counters import final_counters
+from solver.bounds.cpsat.creation import (
+    arrive_in_time,
+    creation_times,
+    pace_creations,
+    paid_by,
+    timeline_in_play,
+)
 from solver.bounds.cpsat.effects import (
     activate_effects,
     count_events,
@@ -89,6 +98,7 @@ __all__ = [
     "END",
     "Facts",
     "PlanStep",
+    "ROOT_CONFIG",
     "Reach",
     "RelaxConfig",
     "Relaxation",
@@ -115,6 +125,16 @@ class RelaxConfig:
     seed: int = 0
     presolve: bool = False  # the model is small and linear; presolve costs more than it saves
     linearization: int = 2  # a full linear relaxation: the bound comes from it
+    symmetry: int = 0  # CP-SAT's symmetry_level (measured: no gain at the root, see ROOT_CONFIG)
+    # Creation times (relaxation 10, `solver.bounds.cpsat.creation`): a turn Boolean per card.
+    # Sound, but off by default: with effect gains and Learns still untimed it does not lower
+    # the model's optimum, and its larger LP gives a looser bound at the same budget (issue
+    # 13's measurements: root 457/456/586 on with 1.0 deterministic s vs 444/450/445 off).
+    timed: bool = False
+
+
+ROOT_CONFIG = RelaxConfig(max_deterministic_time=1.0)
+"""The recommended budget of the root call (`BoundPolicy.root`)."""
 
 
 @dataclass(frozen=True)
@@ -194,7 +214,8 @@ class Relaxation:
         artifacts = choose_artifacts(ctx, reshuffle)
         techs = choose_technologies(ctx, monuments)
         events = count_events(ctx, monuments, techs)
-        effects = activate_effects(ctx, monuments, artifacts, techs, events, turns, reshuffle)
+        effects = activate_effects(ctx, monuments, artifacts, techs, events, turns, reshuffle,
+                                   self.config.timed)
         specials = special_cards(ctx, effects, turns, events)
         draws = effect_draws(ctx, effects)
         declines = declines_by_slot(ctx, monuments)
@@ -204,7 +225,16 @@ class Relaxation:
         poulnabrone_turns(ctx, specials, turns, effects, past)
         archived_by_effects = archive_by_effects(ctx, effects)
         granted_mon = limit_creations(ctx, totals, effects, specials, events, artifacts)
-        used = hold_cards(ctx, totals, draws, effects, granted_mon)
+        times = None
+        paid = None
+        if self.config.timed:
+            times = creation_times(ctx, monuments, artifacts)
+            pace_creations(ctx, times, totals.creates,
+                           granted_mon + effects.gains["create_art"])
+            timeline_in_play(ctx, times, monuments, effects)
+            greek = greek_creations(ctx, techs)
+            paid = [paid_by(ctx, times, i) - greek for i in range(ctx.n_slots)]
+        used = hold_cards(ctx, totals, draws, effects, granted_mon, paid)
         distance = distance_costs(ctx, monuments, effects.gains["moves"])
         hand_final = pay_for_cards(ctx, monuments, artifacts, techs, totals, draws, used,
                                    distance, archived_by_effects)
@@ -212,6 +242,9 @@ class Relaxation:
         limit_artifact_spaces(ctx, artifacts, effects.freed_by_paying)
         limit_declines(ctx, monuments, techs, declines.declined)
         dig_for_cards(ctx, monuments, artifacts, totals, draws, reshuffle)
+        if times is not None:
+            arrive_in_time(ctx, times, [totals.dug[i] + draws.dug_by_effects
+                                        for i in range(ctx.n_slots)])
         knowledge = lose_knowledge(ctx, monuments, turns, archived_by_effects, effects,
                                    specials, draws)
         final = final_counters(ctx, monuments, techs, artifacts, knowledge, hand_final,
@@ -246,7 +279,7 @@ class Relaxation:
         p.catch_sigint_signal = False
         if max_seconds is not None:
             p.max_time_in_seconds = max(0.001, max_seconds)
-        p.symmetry_level = 0
+        p.symmetry_level = self.config.symmetry
         if stop is None:
             code = solver.solve(self.model)
         else:
