@@ -54,7 +54,7 @@ class SimpleBound:
         self.pool = PoolFactsCache()
 
     def upper_bound(self, st: GameState) -> float:
-        return float(simple_upper_bound(st, self.pool.facts(st)))
+        return float(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
 
     def root(self, st: GameState) -> BoundResult:
         return BoundResult(self.upper_bound(st), False, source="simple")

@@ -157,15 +157,14 @@ def prune(st: GameState, actions: Sequence[int],
         if all(c < CHEST_BASE and _pure_draw(cards[c].effects[i]) for c, i in fr[1]):
             return actions[:1]
         return _commuting(st, fr[1], actions, readers)
-    elif kind == D_REMOVE or (kind == D_TARGET and fr[2] in REMOVAL_PURPOSES):
-        if _dead(st, readers):
-            return actions[:1]
+    elif (kind == D_REMOVE or (kind == D_TARGET and fr[2] in REMOVAL_PURPOSES)) and _dead(
+            st, readers):
+        return actions[:1]
     return actions
 
 
 def _dead(st: GameState, readers: TokenReaders | None) -> bool:
-    from_cache = readers if readers is not None else token_readers(st)
-    return tokens_dead(st, from_cache)
+    return tokens_dead(st, readers if readers is not None else token_readers(st))
 
 
 def _commuting(st: GameState, queue: tuple[tuple[int, int], ...], actions: Sequence[int],

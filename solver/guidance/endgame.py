@@ -162,10 +162,8 @@ def _mentioned(st: GameState, card: int) -> bool:
 
 
 def _contains(items: tuple[object, ...], card: int) -> bool:
-    for item in items:
-        if item == card or (isinstance(item, tuple) and _contains(item, card)):
-            return True
-    return False
+    return any(item == card or (isinstance(item, tuple) and _contains(item, card))
+               for item in items)
 
 
 def tokens_dead(st: GameState, readers: TokenReaders) -> bool:

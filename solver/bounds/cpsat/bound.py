@@ -156,7 +156,7 @@ class CpsatBound:
         pol = self.policy
         if st.over:
             return self.relaxed(st, pol.node).bound
-        simple = float(simple_upper_bound(st, self.pool.facts(st)))
+        simple = float(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
         if simple <= self.threshold:
             return simple
         phase = phase_of(st)
