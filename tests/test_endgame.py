@@ -42,7 +42,7 @@ from solver.rng import Stream
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.protocol import PlainGame
 from solver.search.status import Status
-from tests.builder import book, idx, position
+from tests.builder import idx, position
 from tests.test_relaxation import endgame
 
 PLAIN_NODES = 30_000
@@ -267,13 +267,13 @@ def test_commuting_effects() -> None:
 def test_dead_removals_search_one_option() -> None:
     """Rule 4: once the tokens are dead, a removal decision keeps one option; before, all."""
     seen_dead = seen_alive = 0
-    for seed in range(80):
+    for seed in range(200):
         st = endgame(seed)
         rng = Stream(seed, "endgame-rm", 0)
         while not st.is_terminal():
             fr = st.stack[-1]
             legal = st.legal_actions()
-            if fr[0] == D_REMOVE and len(legal) > 1:
+            if (fr[0] == D_REMOVE or (fr[0] == D_TARGET and fr[2] == 0)) and len(legal) > 1:
                 kept = prune(st, legal)
                 if tokens_dead(st, token_readers(st)):
                     assert list(kept) == list(legal[:1])
