@@ -100,6 +100,11 @@ class BoundPolicy:
         spent, the simple bound (deterministic, so node-limited runs stay reproducible).
     :param calls: the most node calls of one exact search (None: no cap; each builds a model,
         ~20-60 ms, and cached answers cost nothing).
+    :param gate_calls: after this many calls at one kind of boundary (`boundary_kind`) in one
+        exact search, CP-SAT is asked there only while at least `gate_rate` of its answers
+        pruned (were at or below the incumbent): where it rarely prunes, a call costs more than
+        the subtree it would cut (the last turn's Timeline phase: a few orders left). Counts,
+        not time: node-limited runs stay reproducible.
     """
 
     root: RelaxConfig = RelaxConfig(max_deterministic_time=1.0)
@@ -107,6 +112,8 @@ class BoundPolicy:
     horizon: int = 2
     budget: float = 2.0
     calls: int | None = None
+    gate_calls: int = 40
+    gate_rate: float = 0.5
 
 
 class CpsatBound:
@@ -128,6 +135,7 @@ class CpsatBound:
         self.threshold = -math.inf  # a value some line is known to reach (the incumbent)
         self.spent_time = 0.0  # deterministic time of the current exact search's node calls
         self.spent_calls = 0
+        self.gate: dict[tuple[int, ...], list[int]] = {}  # boundary kind: [calls, prunes]
         self.plan: tuple[PlanStep, ...] = ()
         self.techs: tuple[int, ...] = ()
         self.pool = PoolFactsCache()
@@ -144,6 +152,7 @@ class CpsatBound:
         self.threshold = -math.inf if incumbent is None else incumbent
         self.spent_time = 0.0
         self.spent_calls = 0
+        self.gate.clear()
 
     def root(self, st: GameState) -> BoundResult:
         """The bound of the position a solve starts from, with the root budget (and at most
@@ -162,7 +171,8 @@ class CpsatBound:
         phase = phase_of(st)
         if phase is None:
             return simple
-        if len(build_schedule(st, phase, True).slots) > pol.horizon:
+        slots = len(build_schedule(st, phase, True).slots)
+        if slots > pol.horizon:
             return simple
         key = (self.key(st), pol.node)
         hit = self.cache.get(key)
@@ -171,10 +181,17 @@ class CpsatBound:
         if self.spent_time >= pol.budget or (
                 pol.calls is not None and self.spent_calls >= pol.calls):
             return simple
+        kind = (slots, phase.actions, int(phase.timeline), int(phase.declining))
+        seen = self.gate.setdefault(kind, [0, 0])
+        if seen[0] >= pol.gate_calls and seen[1] < pol.gate_rate * seen[0]:
+            return simple
         r = self.relaxed(st, pol.node)
         self.spent_time += r.stats.get("deterministic_time", 0.0)
         self.spent_calls += 1
-        return min(simple, r.bound)
+        bound = min(simple, r.bound)
+        seen[0] += 1
+        seen[1] += bound <= self.threshold
+        return bound
 
     def relaxed(self, st: GameState, config: RelaxConfig | None = None,
                 max_seconds: float | None = None) -> BoundResult:
