@@ -25,7 +25,9 @@ Rule 3 (commuting effects, D15). An order decision resolves a queue of effects o
   10 in hand, RULES.md D4: the same cards either way), and two lost-knowledge removals commute
   (``max(0, lost - a - b)`` either way; with "up to" the same range of results, D22). An
   effect that can only remove knowledge commutes with everything once the tokens are dead
-  (`solver.guidance.endgame`: nothing can read them any more, so what it does is nothing).
+  (`solver.guidance.endgame`: nothing can read them any more, so what it does is nothing);
+  likewise, a knowledge removal inside another effect is left out of its footprint then (when
+  nothing else of the effect depends on it: not asked as "you may", no steps after it).
 
 Rule 4 (dead knowledge removals, RULES.md section 5 Archive and removal effects). Once the
   tokens are dead (`solver.guidance.endgame.tokens_dead`), the choice of the monument a token is
@@ -92,18 +94,30 @@ INERT_PRINT: Final = Footprint(INERT, frozenset(), frozenset(), frozenset())
 
 
 def footprint(e: Effect, dead: bool) -> Footprint:
-    """The `Footprint` of effect `e`; `dead`: the tokens are dead (see the module)."""
+    """The `Footprint` of effect `e`; `dead`: the tokens are dead (see the module), so its
+    knowledge removals change nothing anything reads and are left out."""
     if e.trigger is not None or e.special is not None or not e.steps:
         return OTHER_PRINT
     if dead and removes_only(e):
         return INERT_PRINT
-    cond = frozenset(COUNTER_READS.get(c.counter, EVERYTHING) for c in e.condition)
-    steps = list(walk(e.steps))
+    cond = frozenset(_reads(c.counter) for c in e.condition)
+    steps = [s for s in walk(e.steps)
+             if not (dead and s.op == "remove_knowledge" and not s.then and not e.optional)]
     if all(s.op == "draw" and s.per is None for s in steps):
         return Footprint(DRAW, cond, cond | {HAND, DECK}, frozenset({HAND, DECK}))
     if all(s.op == "discard_lost" and s.per is None for s in steps):
         return Footprint(LOST_REMOVAL, cond, cond | {LOST}, frozenset({LOST}))
     return OTHER_PRINT
+
+
+def _reads(counter: str) -> str:
+    """The zone a condition's counter reads (`COUNTER_READS`; a Past, Timeline or technology
+    count: that zone; anything else: everything)."""
+    known = COUNTER_READS.get(counter)
+    if known is not None:
+        return known
+    head = counter.split(".")[0]
+    return head if head in ("past", "timeline", "techs") else EVERYTHING
 
 
 def _meets(a: frozenset[str], b: frozenset[str]) -> bool:

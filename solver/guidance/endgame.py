@@ -72,9 +72,14 @@ def _effect_reads_tokens(e: Effect) -> bool:
         return True
     if e.score is not None and (e.score.per in TOKEN_COUNTERS or e.score.counter in TOKEN_COUNTERS):
         return True
+    if (e.optional and e.steps and e.steps[0].op == "remove_knowledge"
+            and not removes_only(e)):
+        return True  # offered only if a token can be removed: the rest depends on tokens
     for s in walk(e.steps):
         if s.per in TOKEN_COUNTERS or s.op == "vanish_if_knowledge":
             return True
+        if s.op == "remove_knowledge" and s.then:
+            return True  # what follows a removal may depend on it
         if s.filter.min_tokens is not None or s.filter.exact_tokens is not None:
             return True
     return False
