@@ -20,7 +20,8 @@ no row for them (section 7). They still matter while something can *read* them:
   score reads at the end only if its card is in the Past. Any other such effect can still run
   while its card is out of the Past, except a Timeline effect once the last Timeline phase has
   queued its effects (section 4B): then only the queued ones (and the frames on the stack)
-  still run.
+  still run; before that, in the last turn, one that is out of play, out of the hand and not
+  being resolved runs only if it can still enter play (`_may_enter_play`).
 
 When none of these can happen, the tokens are *dead*: two positions that differ only in tokens
 have the same futures, and a choice that only changes tokens changes nothing.
@@ -33,10 +34,17 @@ from dataclasses import dataclass
 from typing import Final
 
 from solver.engine.cards import Card, Effect, Step
-from solver.engine.frames import F_DECLINE_PHASE, F_TIMELINE_PHASE
+from solver.engine.frames import (
+    D_ACTION,
+    D_CHEST_WINDOW,
+    F_DECLINE_PHASE,
+    F_TECH_PHASE,
+    F_TIMELINE_PHASE,
+    F_TURN_END,
+)
 from solver.engine.goals import counters_of
 from solver.engine.setup import turns_for
-from solver.engine.state import GameState
+from solver.engine.state import CHEST_BASE, GameState
 from solver.frozen import Frozen
 
 TOKEN_COUNTERS: Final = frozenset({"tl_tokens", "self.tokens"})
@@ -186,14 +194,67 @@ def tokens_dead(st: GameState, readers: TokenReaders) -> bool:
     if any(c not in past for c in readers.anytime):
         return False
     if readers.timeline:
-        queued = st.turn >= last_turn(st) and not any(
-            fr[0] == F_TIMELINE_PHASE for fr in st.stack)
+        last = st.turn >= last_turn(st)
+        queued = last and not any(fr[0] == F_TIMELINE_PHASE for fr in st.stack)
+        enters: bool | None = None
         for c in readers.timeline:
             if c in past:
                 continue
-            if not queued or _mentioned(st, c):
-                return False
+            if queued and not _mentioned(st, c):
+                continue
+            if last and not queued and not _mentioned(st, c) and not _in_reach(st, c):
+                if enters is None:
+                    enters = _may_enter_play(st)
+                if not enters:
+                    continue
+            return False
     return True
+
+
+#: The frames of a turn that is not resolving anything (`solver.engine.turn.turn_start`).
+QUIET: Final = frozenset({F_TURN_END, F_TECH_PHASE, F_DECLINE_PHASE, F_TIMELINE_PHASE, D_ACTION,
+                          D_CHEST_WINDOW})
+ENABLING_OPS: Final = frozenset({"create", "ancient_greek", "learn", "niches"})
+
+
+def _in_reach(st: GameState, card: int) -> bool:
+    """In play, in hand, or between zones: it may be in play when the Timeline phase starts."""
+    return (card in st.hand or card in st.limbo or card in st.artifacts
+            or any(card in sp for sp in st.spaces))
+
+
+def _enables(steps: tuple[Step, ...]) -> bool:
+    return any(s.op in ENABLING_OPS for s in walk(steps))
+
+
+def _may_enter_play(st: GameState) -> bool:
+    """Whether a card now in the deck or the discard pile may still enter play before the
+    last Timeline phase (section 5: only a Create puts a card into play, from the hand or, for
+    Ancient Greek, from the cards it reveals). Over-approximated: yes while anything is being
+    resolved or two actions are left (draw, then create); with one action left, yes if a card
+    in hand, an available technology, a chest under the board, or a trigger of a card in play
+    can create or learn (a Learn may reveal and create), or Poulnabrone Dolmen is in play
+    (each Create grants one more); with none left, no."""
+    actions = 0
+    for fr in st.stack:
+        if fr[0] not in QUIET:
+            return True
+        actions += fr[0] == D_ACTION
+    if actions >= 2:
+        return True
+    if actions == 0:
+        return False
+    cards = st.book.cards
+    for c in (*st.hand, *st.available_techs()):
+        if any(_enables(e.steps) for e in cards[c].effects):
+            return True
+    for c in (*st.artifacts, *(x for sp in st.spaces for x in sp)):
+        if 0 <= c < CHEST_BASE and any(
+                (e.trigger is not None and _enables(e.steps)) or e.special == "poulnabrone"
+                for e in cards[c].effects):
+            return True
+    data = st.setup.chest_data
+    return data is not None and any(_enables(data.chests[k].steps) for k in st.chests_under)
 
 
 #: Where `GameState.key()` keeps the discard pile and the tokens (checked by the tests).
