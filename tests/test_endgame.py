@@ -312,3 +312,22 @@ def test_cpsat_at_every_phase_boundary_cached_by_the_search_key() -> None:
 
 def test_no_call_cap_by_default() -> None:
     assert BoundPolicy().calls is None
+
+
+def test_a_timeline_reader_in_the_deck_is_alive_only_while_it_can_enter_play() -> None:
+    """A13 (a Timeline reader of tokens) in the deck in the last turn: with two actions left it
+    could be drawn and created (alive); with one left and nothing in hand that creates or
+    learns, it cannot enter play before the Timeline phase (dead); with a creating card in
+    hand (M16: create an artifact) it could (alive)."""
+    st = position(hand=["C1"], timeline={2: ["C3"]}, tokens={"C3": 2}, time_space=1,
+                  time_visits=2, turn=16, deck_top=["A13"])
+    readers = token_readers(st)
+    assert idx(st, "A13") in st.deck
+    assert sum(1 for fr in st.stack if fr[0] == D_ACTION) == 2
+    assert not tokens_dead(st, readers)
+    one = st.clone()
+    one.stack.pop()  # one action left
+    assert tokens_dead(one, readers)
+    one.hand = sorted([*one.hand, idx(st, "M16")])
+    one.deck.remove(idx(st, "M16"))
+    assert not tokens_dead(one, readers)
