@@ -1,65 +1,122 @@
-"""From which turn can exact search prove the optimum within a budget?
+"""From which turn can the solve prove a line's continuation optimal within a budget?
 
-    python benchmarks/prove_from.py [--time-limit 60] [--instances 1:1,2:3,5:2]
+    python -m benchmarks.prove_from [--time-limit 60] [--bound cpsat]
+        [--instances 1:1,2:3,5:2 | --suite [--subset core6]] [--from-turn 16] [--down-to 14]
 
-For each trial:hand instance (seed 0) a line is found with NRPA; then, for turn T = 16, 15, ...,
-the position at the start of turn T on that line is solved with the exact search alone (budget
-per position). The earliest turn proven OPTIMAL is reported.
+For each trial:hand instance (seed 0), or each deal of the bench suite, a line is found with
+NRPA (`--nrpa-nodes` decisions, deterministic); then, for turn T = `--from-turn`, T - 1, ...
+down to `--down-to`, the position at the start of turn T on that line is solved (exact search
+first with the whole budget, the line's continuation as the incumbent) until a turn is not
+proven OPTIMAL. Per line: the earliest turn proven; at the end, the median of those, and how
+many lines were proven from the start of the last turn and of the turn before it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.suite import load_suite  # noqa: E402
 from puzzles.deal import build_setup, load_cards  # noqa: E402
 from solver.engine.newgame import new_game  # noqa: E402
+from solver.engine.setup import turns_for  # noqa: E402
+from solver.engine.state import GameState  # noqa: E402
 from solver.game import HeritageGame  # noqa: E402
 from solver.search.nrpa import NRPA, NRPAConfig  # noqa: E402
 from solver.search.status import Status  # noqa: E402
 from solver.solve import SolveConfig, solve  # noqa: E402
 
 
-def main() -> None:
+def roots(args: argparse.Namespace) -> list[tuple[str, GameState]]:
+    """The instances to measure: (name, root position)."""
+    if args.suite:
+        return [(i.id, i.root()) for i in load_suite().select(args.subset)
+                if i.kind == "deal"]
+    book, card_sets = load_cards(["base"])
+    out = []
+    for item in args.instances.split(","):
+        trial, hand = item.split(":")
+        setup = build_setup(book, card_sets, hand=hand, seed=0, trial=int(trial))
+        out.append((f"t{trial}-h{hand}-s0", new_game(setup, book)))
+    return out
+
+
+def prove_line(name: str, root: GameState, args: argparse.Namespace) -> dict[str, object]:
+    """The earliest turn from whose start the line's continuation is proven optimal."""
+    inc = NRPA(root, NRPAConfig(max_nodes=args.nrpa_nodes), game=HeritageGame()).run()
+    line = inc.line if inc.found else inc.failed_line  # a line missing a goal is proven too
+    starts: dict[int, int] = {}
+    st = root.clone()
+    for i, a in enumerate(line):
+        starts.setdefault(st.turn, i)
+        st.apply(a)
+    line_vp = (st.value() if st.feasible() else None) if st.is_terminal() else None
+    last = turns_for(root.setup.time_space)
+    earliest = None
+    rows = []
+    for turn in range(min(args.from_turn, last), args.down_to - 1, -1):
+        if turn not in starts:
+            continue
+        pos = root.clone()
+        for a in line[:starts[turn]]:
+            pos.apply(a)
+        t0 = time.monotonic()
+        res = solve(pos, SolveConfig(time_limit=args.time_limit, node_limit=None,
+                                     exact_first_phases=99, exact_first_share=1.0,
+                                     bound=args.bound),
+                    incumbent=line[starts[turn]:])
+        dt = time.monotonic() - t0
+        rows.append({"turn": turn, "status": res.status.value, "vp": res.value,
+                     "nodes": res.nodes, "seconds": round(dt, 1)})
+        print(f"{name}: from turn {turn:2}: {res.status.value:<8} VP {res.value} "
+              f"(line {line_vp}) nodes {res.nodes:,} {dt:.1f} s", flush=True)
+        if res.status not in (Status.OPTIMAL, Status.INFEASIBLE):
+            break
+        earliest = turn
+    print(f"{name}: earliest turn proven optimal within {args.time_limit:g} s: {earliest}",
+          flush=True)
+    return {"instance": name, "line_vp": line_vp, "earliest": earliest, "last_turn": last,
+            "rows": rows}
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--instances", default="1:1,2:3,5:2")
+    parser.add_argument("--suite", action="store_true", help="the bench suite's deals instead")
+    parser.add_argument("--subset", default=None, help="a subset of the suite (with --suite)")
     parser.add_argument("--nrpa-nodes", type=int, default=100_000)
-    args = parser.parse_args()
-    book, card_sets = load_cards(["base"])
-    for item in args.instances.split(","):
-        trial, hand = item.split(":")
-        root = new_game(build_setup(book, card_sets, hand=hand, seed=0, trial=int(trial)), book)
-        inc = NRPA(root, NRPAConfig(max_nodes=args.nrpa_nodes), game=HeritageGame()).run()
-        line = inc.line
-        starts: dict[int, int] = {}
-        st = root.clone()
-        for i, a in enumerate(line):
-            starts.setdefault(st.turn, i)
-            st.apply(a)
-        earliest = None
-        for turn in range(16, 0, -1):
-            if turn not in starts:
-                continue
-            pos = root.clone()
-            for a in line[:starts[turn]]:
-                pos.apply(a)
-            t0 = time.monotonic()
-            res = solve(pos, SolveConfig(time_limit=args.time_limit, node_limit=None,
-                                         exact_first_phases=99, exact_first_share=1.0))
-            dt = time.monotonic() - t0
-            print(f"trial {trial} hand {hand}: from turn {turn:2}: {res.status.value:<8} "
-                  f"VP {res.value} nodes {res.nodes:,} {dt:.1f} s", flush=True)
-            if res.status != Status.OPTIMAL:
-                break
-            earliest = turn
-        print(f"trial {trial} hand {hand}: earliest turn proven optimal within "
-              f"{args.time_limit:g} s: {earliest}", flush=True)
+    parser.add_argument("--bound", choices=("simple", "cpsat"), default="cpsat")
+    parser.add_argument("--from-turn", type=int, default=16)
+    parser.add_argument("--down-to", type=int, default=1)
+    parser.add_argument("--json", type=Path, help="write the per-line results here")
+    args = parser.parse_args(argv)
+    results = [prove_line(name, root, args) for name, root in roots(args)]
+    n = len(results)
+    if not n:
+        return 0
+    earliest = [r["earliest"] for r in results]
+    never = 99  # a line proven from no turn ranks after every turn
+    median = statistics.median(never if e is None else e for e in earliest)  # type: ignore[misc]
+    last_ok = sum(1 for r in results if r["earliest"] is not None
+                  and r["earliest"] <= r["last_turn"])  # type: ignore[operator]
+    before_ok = sum(1 for r in results if r["earliest"] is not None
+                    and r["earliest"] <= r["last_turn"] - 1)  # type: ignore[operator]
+    print(f"lines: {n}; proven from the start of the last turn: {last_ok}/{n} "
+          f"({100 * last_ok / n:.0f}%); from the turn before: {before_ok}/{n} "
+          f"({100 * before_ok / n:.0f}%); median earliest turn proven: "
+          f"{'none' if median == never else median} ({args.bound} bound, "
+          f"{args.time_limit:g} s a position)")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

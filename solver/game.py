@@ -13,6 +13,8 @@ from solver.bounds.bound import Bound, SimpleBound
 from solver.engine.goal_check import goal_shortfall
 from solver.engine.state import GameState
 from solver.guidance import policy
+from solver.guidance.dominance import Dominance
+from solver.guidance.endgame import TokenReadersCache, search_key
 from solver.guidance.ordering import Order, incumbent_order
 
 
@@ -26,12 +28,18 @@ class HeritageGame:
     def __init__(self, bound: Bound | None = None, prior: bool = True) -> None:
         self.bound: Bound = bound if bound is not None else SimpleBound()
         self.has_prior = prior
+        self.readers = TokenReadersCache()
+        self.dominance = Dominance()
+        self.bound.keyed_by(self.search_key)
 
     def upper_bound(self, state: GameState) -> float:
         return self.bound.upper_bound(state)
 
     def search_key(self, state: GameState) -> Hashable:
-        return state.key()
+        """The engine's exact key less what nothing can read any more
+        (`solver.guidance.endgame.search_key`: discard order; tokens after the last decline
+        once no card, goal or chest can read them): equal keys still mean equal futures."""
+        return search_key(state, self.readers.readers(state))
 
     def policy_code(self, state: GameState, action: int) -> Hashable:
         return policy.code(state, action)
@@ -45,4 +53,5 @@ class HeritageGame:
     def order(self, root: GameState, line: Sequence[int]) -> Order:
         """The move ordering of an exact search from `root` with the incumbent `line`:
         dominance, the bound's plan as hints, the incumbent's actions first."""
-        return incumbent_order(root, line, hints=self.bound.plan_order)
+        return incumbent_order(root, line, hints=self.bound.plan_order,
+                               dominance=self.dominance.prune)

@@ -7,7 +7,7 @@ prove a deal infeasible, and a plan for move ordering. `make_bound` builds one b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Final, Protocol
 
 from solver.bounds.cpsat.bound import BoundResult, CpsatBound
@@ -39,6 +39,10 @@ class Bound(Protocol):
         """Move-ordering hints from what the bound learned (a permutation of `actions`)."""
         ...
 
+    def keyed_by(self, key: Callable[[GameState], Hashable]) -> None:
+        """Remember bounds by `key` (the search's position key: equal keys, equal futures)."""
+        ...
+
 
 class SimpleBound:
     """The simple admissible bound (`solver.bounds.simple`), with the pool facts of the game
@@ -50,7 +54,7 @@ class SimpleBound:
         self.pool = PoolFactsCache()
 
     def upper_bound(self, st: GameState) -> float:
-        return float(simple_upper_bound(st, self.pool.facts(st)))
+        return float(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
 
     def root(self, st: GameState) -> BoundResult:
         return BoundResult(self.upper_bound(st), False, source="simple")
@@ -60,6 +64,9 @@ class SimpleBound:
 
     def plan_order(self, st: GameState, actions: Sequence[int]) -> Sequence[int]:
         return actions
+
+    def keyed_by(self, key: Callable[[GameState], Hashable]) -> None:
+        return None  # nothing is cached by position
 
 
 def make_bound(name: str, stop: Interrupt | None = None, deadline: float | None = None,

@@ -6,14 +6,21 @@ score sheet (RULES.md section 7), the most each row can still reach:
 * Past VP: the VP already in the Past, plus the best printed VP of the monuments that could
   still decline. At most 2 monuments decline a decline phase (space 1 has two places), plus at
   most one per card whose effect can create or move a monument (each card declines once), so
-  ``declines <= 2 * decline_phases_left + movers``.
+  ``declines <= 2 * decline_phases_left + movers``. With no decline phase left (after the
+  last one: the game ends at the last turn's decline phase at once, D8) nothing declines: a
+  card reaches the Past only by declining (section 4C step 2; D7: Excavate moves nothing).
 * End-game effects: each Past (or possibly Past) end-game card at its best value with every
   counter at its most optimistic (Past counts after every possible decline, every technology
   learned, no lost knowledge, a full Timeline).
-* Technologies: the VP already learned, plus the best Level II VP still in the game, at most
-  two Learns a turn plus the cards that grant Learns.
-* Timeline: at most 12 monuments (6 spaces, 2 places).
-* Lost knowledge: it never goes below 0.
+* Technologies: the VP already learned, plus the best VP of the technologies not yet learned,
+  one per Learn still reachable (`solver.bounds.reachable`: the action choices left, the
+  Learns under way, and the grants of cards that can still activate).
+* Timeline: the monuments in it now plus the Creates still reachable (a monument enters the
+  Timeline only by a Create, section 5; `solver.bounds.reachable`), at most 12 (6 spaces, 2
+  places).
+* Lost knowledge: lost knowledge only grows, except by removals (``discard_lost`` steps, D22);
+  so it ends at least at its current value less every removal still reachable
+  (`solver.bounds.reachable`), and never below 0.
 
 It is loose early in the game; near the end (few decline phases left) it is what lets branch
 and bound cut. The constraint layer (`solver.bounds.cpsat`) gives a tighter one.
@@ -24,13 +31,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
 from solver.engine.cards import ARTIFACT, Card
+from solver.engine.conditions import count
 from solver.engine.frames import F_DECLINE_PHASE
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
 from solver.frozen import Frozen
 
 TIMELINE_PLACES: Final = 12
+OTHER_CAP: Final = 60  # any other counter an end-game rule reads: a generous cap
+LOST_CAP: Final = 200  # lost knowledge declines can still add: a generous cap
 MOVER_OPS: Final = frozenset({"create", "move", "swap"})
 
 
@@ -67,6 +78,9 @@ class PoolFacts(Frozen):
     :param grants: how many Learns a card's effects grant, by index.
     :param endgame: monuments with an end-game scoring effect.
     :param techs_by_vp: (VP, index) of the pool's technologies, highest VP first.
+    :param activators: the pool's effects that grant Creates or Learns or remove lost
+        knowledge (`solver.bounds.reachable`).
+    :param poulnabrone: the pool's cards with Poulnabrone Dolmen's special.
     """
 
     monuments: tuple[int, ...]
@@ -75,6 +89,8 @@ class PoolFacts(Frozen):
     grants: tuple[int, ...]
     endgame: frozenset[int]
     techs_by_vp: tuple[tuple[int, int], ...]
+    activators: tuple[Activator, ...] = ()
+    poulnabrone: tuple[int, ...] = ()
 
 
 def pool_facts(st: GameState) -> PoolFacts:
@@ -91,6 +107,9 @@ def pool_facts(st: GameState) -> PoolFacts:
         grants=tuple(_grants_learn(c) for c in cards),
         endgame=frozenset(c for c in monuments if cards[c].activation == "endgame"),
         techs_by_vp=tuple(techs),
+        activators=activators(cards, pool),
+        poulnabrone=tuple(c for c in sorted(pool)
+                          if any(e.special == "poulnabrone" for e in cards[c].effects)),
     )
 
 
@@ -102,45 +121,49 @@ class PoolFactsCache:
         self._setup: object = None
         self._book: object = None
         self._facts: PoolFacts | None = None
+        self.memo = ReachMemo()
 
     def facts(self, st: GameState) -> PoolFacts:
         if self._facts is None or st.setup is not self._setup or st.book is not self._book:
             self._setup, self._book = st.setup, st.book
             self._facts = pool_facts(st)
+            self.memo = ReachMemo()
         return self._facts
 
 
-def simple_upper_bound(st: GameState, facts: PoolFacts | None = None) -> int:
+def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
+                       memo: ReachMemo | None = None) -> int:
     """At the end, the exact score; before it, a bound no line can beat (see the module).
-    `facts` (the game's `pool_facts`) saves recomputing the pool at every call."""
-    sheet = st.score()
+    `facts` (the game's `pool_facts`) saves recomputing the pool at every call, `memo` (kept
+    with them by `PoolFactsCache`) the counts of `solver.bounds.reachable`."""
     if st.over:
-        return sheet.total
+        return st.score().total
     if facts is None:
         facts = pool_facts(st)
     cards = st.book.cards
+    vp = facts.vp
+    past_vp = sum(vp[c] for c in st.past)
+    techs_vp = sum(vp[t] for t in st.techs)
     phases = decline_phases_left(st)
     past_set = set(st.past)
     future = [c for c in facts.monuments if c not in past_set]
     movers = sum(1 for c in future if c in facts.movers)
-    declines = min(len(future), 2 * phases + movers) if phases or movers else 0
-    if phases == 0:
-        declines = min(declines, 2)  # only a decline in progress can still move cards
-    vp = facts.vp
+    declines = min(len(future), 2 * phases + movers) if phases else 0
     best_vp = sorted((vp[c] for c in future), reverse=True)[:declines]
-    grants = facts.grants
-    learns_left = 2 * max(0, turns_for(st.setup.time_space) - max(st.turn, 1) + 1) + sum(
-        grants[c] for c in future)
+    r = reach(st, facts.activators, phases, facts.poulnabrone, memo)
+    learns_left = r.learns
     known_techs = set(st.techs)
     tech_vps = [v for v, c in facts.techs_by_vp if c not in known_techs]
     tech_future = sum(tech_vps[:learns_left])
-    # End-game effects at their most optimistic: each card's effect bounded by its score rule
-    # with counters at their largest possible values.
-    past_final = len(st.past) + declines
-    techs_final = len(st.techs) + min(learns_left, len(tech_vps))
+    # End-game effects at their most optimistic: each card's rule at its best over the range
+    # its counter can still reach (`CounterRanges`).
+    lost_lo = 0 if r.lost_removed >= UNBOUNDED else max(0, st.lost - r.lost_removed)
+    ranges = CounterRanges(st, declines, min(learns_left, len(tech_vps)), r.creates, lost_lo,
+                           st.lost if phases == 0 else st.lost + LOST_CAP)
     effect_bound = 0
     for c in st.past:
-        effect_bound += _effect_max(cards[c], past_final, techs_final)
+        if c in facts.endgame:
+            effect_bound += _effect_max(cards[c], ranges)
     extra_effect_cards = 0
     for c in future:
         if c not in facts.endgame:
@@ -148,21 +171,78 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None) -> int:
         if extra_effect_cards >= declines:
             break
         extra_effect_cards += 1
-        effect_bound += _effect_max(cards[c], past_final, techs_final)
-    return (sheet.past + sum(best_vp) + effect_bound + sheet.technologies + tech_future
-            + TIMELINE_PLACES)
+        effect_bound += _effect_max(cards[c], ranges)
+    in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
+    timeline = min(TIMELINE_PLACES, in_timeline + r.creates)
+    return past_vp + sum(best_vp) + effect_bound + techs_vp + tech_future + timeline - lost_lo
 
 
-def _effect_max(card: Card, past_final: int, techs_final: int) -> int:
-    """The most an end-game rule can be worth with counters at their largest values."""
+class CounterRanges:
+    """The range ``(lo, hi)`` each counter of an end-game rule can still end in (RULES.md
+    section 7: rules read the final position): a Past count grows only by the declines still
+    possible and never shrinks (the Past is never left); a technology count grows only by
+    the Learns still reachable (the collection never loses one); a Timeline count grows only by
+    Creates of monuments, and shrinks only by declines (none left: it cannot shrink); lost
+    knowledge ends between its current value less the removals still reachable and its current
+    value plus what declines can add (none left: it cannot grow). Any other counter: 0 to
+    `OTHER_CAP`."""
+
+    def __init__(self, st: GameState, declines: int, learns: int, creates: int, lost_lo: int,
+                 lost_hi: int) -> None:
+        self.st = st
+        self.declines = declines
+        self.learns = learns
+        self.creates = creates
+        self.lost = (lost_lo, lost_hi)
+        self.known: dict[str, tuple[int, int]] = {}
+
+    def of(self, counter: str, source: int) -> tuple[int, int]:
+        if counter == "lost":
+            return self.lost
+        if counter.startswith(("past.", "techs.", "timeline.")):  # no source: read once
+            known = self.known.get(counter)
+            if known is None:
+                known = self.known[counter] = self._range(counter, source)
+            return known
+        return self._range(counter, source)
+
+    def _range(self, counter: str, source: int) -> tuple[int, int]:
+        if counter.startswith("past."):
+            now = count(self.st, counter, source)
+            hi = now + self.declines
+            if counter == "past.min_type":  # complete trios: a third of the Past at most
+                hi = min(hi, (len(self.st.past) + self.declines) // 3)
+            return now, hi
+        if counter.startswith("techs."):
+            now = count(self.st, counter, source)
+            hi = now + self.learns
+            if counter == "techs.min_type":
+                hi = min(hi, (len(self.st.techs) + self.learns) // 3)
+            return now, hi
+        if counter.startswith("timeline."):
+            now = count(self.st, counter, source)
+            return (now if self.declines == 0 else 0,
+                    min(TIMELINE_PLACES, now + self.creates))
+        return 0, OTHER_CAP
+
+
+def _effect_max(card: Card, ranges: CounterRanges) -> int:
+    """The most an end-game rule can be worth with its counter anywhere in its range: a rule
+    "k per counted thing" at an end of the range; a tiered rule (the highest tier reached)
+    changes value only at its thresholds, so its best is at an end of the range or at one of
+    its thresholds inside it."""
     total = 0
     for e in card.effects:
         r = e.score
         if r is None:
             continue
         if r.per is not None:
-            cap = _counter_cap(r.per, past_final, techs_final)
-            total += r.times * cap
+            lo, hi = ranges.of(r.per, card.index)
+            total += max(r.times * lo, r.times * hi)
+        elif r.tiers and r.counter is not None:
+            lo, hi = ranges.of(r.counter, card.index)
+            points = [v for v in (lo, hi, *(t for t, _ in r.tiers)) if lo <= v <= hi]
+            total += max(_tier_vp(r.tiers, v) for v in points)
         elif r.tiers:
             total += max(vp for _, vp in r.tiers)
         else:
@@ -170,11 +250,10 @@ def _effect_max(card: Card, past_final: int, techs_final: int) -> int:
     return total
 
 
-def _counter_cap(counter: str, past_final: int, techs_final: int) -> int:
-    if counter.startswith("past."):
-        return past_final if counter != "past.min_type" else past_final // 3
-    if counter.startswith("techs."):
-        return techs_final if counter != "techs.min_type" else techs_final // 3
-    if counter.startswith("timeline."):
-        return TIMELINE_PLACES
-    return 60  # any other counter: a generous cap (lost knowledge, hand...)
+def _tier_vp(tiers: tuple[tuple[int, int], ...], value: int) -> int:
+    """The VP of a tiered rule at `value` (`solver.engine.scoring.score_rule`)."""
+    vp = 0
+    for at_least, points in tiers:
+        if value >= at_least:
+            vp = points
+    return vp

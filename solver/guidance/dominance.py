@@ -13,18 +13,132 @@ Rule 2 (Timeline phase order, section 4B). When every effect still queued is a "
   (only fixed ``draw`` steps, with no condition on the hand), the effects commute: each takes
   the next cards of the same deck until 10 in hand, whatever the order, and none of them reads
   what another changes. Only the first option is searched.
+
+Rule 3 (commuting effects, D15). An order decision resolves a queue of effects one at a time.
+  If the effect an option starts *commutes* with every other effect of the queue, any order of
+  the queue reaches the same outcomes as one that starts with it (move it to the front by
+  swapping neighbours), so only that option is searched (the first such option). Two effects
+  commute when neither changes what the other reads or changes (`footprint`: hand and deck,
+  lost knowledge, tokens, and every counter its condition reads; any other step, a trigger or
+  a chest counts as reading and changing everything), with two exceptions argued in
+  `_commute`: two fixed draws commute (every draw takes the next cards of the same deck until
+  10 in hand, RULES.md D4: the same cards either way), and two lost-knowledge removals commute
+  (``max(0, lost - a - b)`` either way; with "up to" the same range of results, D22). An
+  effect that can only remove knowledge commutes with everything once the tokens are dead
+  (`solver.guidance.endgame`: nothing can read them any more, so what it does is nothing);
+  likewise, a knowledge removal inside another effect is left out of its footprint then (when
+  nothing else of the effect depends on it: not asked as "you may", no steps after it).
+
+Rule 4 (dead knowledge removals, RULES.md section 5 Archive and removal effects). Once the
+  tokens are dead (`solver.guidance.endgame.tokens_dead`), the choice of the monument a token is
+  removed from (and whether to stop an "up to" removal) changes only tokens: every option
+  reaches the same futures, so only the first is searched.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
+from solver.engine import actions as A
 from solver.engine.cards import Effect
-from solver.engine.frames import D_DECLINE_ORDER, D_ORDER
+from solver.engine.frames import D_DECLINE_ORDER, D_ORDER, D_REMOVE, D_TARGET
 from solver.engine.state import CHEST_BASE, GameState
+from solver.engine.targets import PAIR_FIRST, PAIR_SECOND, REMOVE_ONE
+from solver.guidance.endgame import (
+    TokenReaders,
+    TokenReadersCache,
+    removes_only,
+    token_readers,
+    tokens_dead,
+    walk,
+)
 
 HAND_COUNTERS: Final = frozenset({"hand", "hand.artifact"})
+HAND: Final = "hand"
+DECK: Final = "deck"
+LOST: Final = "lost"
+TOKENS: Final = "tokens"
+EVERYTHING: Final = "*"
+#: What a condition's counter reads (RULES.md section 2 zones); any other counter: everything.
+COUNTER_READS: Final = {
+    "hand": HAND, "hand.artifact": HAND, "lost": LOST, "tl_tokens": TOKENS, "self.tokens": TOKENS,
+}
+DRAW: Final = 0
+LOST_REMOVAL: Final = 1
+INERT: Final = 2
+OTHER: Final = 3
+REMOVAL_PURPOSES: Final = frozenset({REMOVE_ONE, PAIR_FIRST, PAIR_SECOND})
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """What resolving one effect may read and change (`Rule 3`).
+
+    :param kind: ``DRAW`` (fixed draws only), ``LOST_REMOVAL`` (lost-knowledge removals only),
+        ``INERT`` (changes nothing anything reads), ``OTHER``.
+    :param condition: what its condition reads (beyond what its steps read).
+    :param reads: everything it reads; :param writes: everything it changes.
+    """
+
+    kind: int
+    condition: frozenset[str]
+    reads: frozenset[str]
+    writes: frozenset[str]
+
+
+ALL: Final = frozenset({EVERYTHING})
+OTHER_PRINT: Final = Footprint(OTHER, ALL, ALL, ALL)
+INERT_PRINT: Final = Footprint(INERT, frozenset(), frozenset(), frozenset())
+
+
+def footprint(e: Effect, dead: bool) -> Footprint:
+    """The `Footprint` of effect `e`; `dead`: the tokens are dead (see the module), so its
+    knowledge removals change nothing anything reads and are left out."""
+    if e.trigger is not None or e.special is not None or not e.steps:
+        return OTHER_PRINT
+    if dead and removes_only(e):
+        return INERT_PRINT
+    cond = frozenset(_reads(c.counter) for c in e.condition)
+    steps = [s for s in walk(e.steps)
+             if not (dead and s.op == "remove_knowledge" and not s.then and not e.optional)]
+    if all(s.op == "draw" and s.per is None for s in steps):
+        return Footprint(DRAW, cond, cond | {HAND, DECK}, frozenset({HAND, DECK}))
+    if all(s.op == "discard_lost" and s.per is None for s in steps):
+        return Footprint(LOST_REMOVAL, cond, cond | {LOST}, frozenset({LOST}))
+    return OTHER_PRINT
+
+
+def _reads(counter: str) -> str:
+    """The zone a condition's counter reads (`COUNTER_READS`; a Past, Timeline or technology
+    count: that zone; anything else: everything)."""
+    known = COUNTER_READS.get(counter)
+    if known is not None:
+        return known
+    head = counter.split(".")[0]
+    return head if head in ("past", "timeline", "techs") else EVERYTHING
+
+
+def _meets(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a & b) or (bool(a) and EVERYTHING in b) or (bool(b) and EVERYTHING in a)
+
+
+def _commute(a: Footprint, b: Footprint) -> bool:
+    """Whether two effects reach the same outcomes in either order (Rule 3).
+
+    Disjoint footprints commute. Two fixed draws also commute when neither condition reads what
+    the other changes: each draw takes the next cards of the same deck (refilled the same way
+    when empty) and stops at 10 in hand (D4), so ``min(a, room)`` then ``min(b, room - drawn)``
+    is ``min(a + b, room)`` cards, the same ones, in either order; the hand is kept sorted.
+    Two lost-knowledge removals likewise: ``max(0, lost - a - b)`` either way."""
+    if a.kind == INERT or b.kind == INERT:
+        return True
+    if a.kind == OTHER or b.kind == OTHER:
+        return False
+    if a.kind == b.kind:
+        return not _meets(a.condition, b.writes) and not _meets(b.condition, a.writes)
+    return not _meets(a.writes, b.reads | b.writes) and not _meets(b.writes, a.reads)
 
 
 def _has_decline_effect(st: GameState, card: int) -> bool:
@@ -37,8 +151,10 @@ def _pure_draw(e: Effect) -> bool:
             and not any(c.counter in HAND_COUNTERS for c in e.condition))
 
 
-def prune(st: GameState, actions: Sequence[int]) -> Sequence[int]:
-    """The options of the pending decision that a search needs to try (a non-empty subset)."""
+def prune(st: GameState, actions: Sequence[int],
+          readers: TokenReaders | None = None) -> Sequence[int]:
+    """The options of the pending decision that a search needs to try (a non-empty subset).
+    `readers`: the game's `TokenReaders` (computed when needed if not given)."""
     if len(actions) < 2 or not st.stack:
         return actions
     fr = st.stack[-1]
@@ -54,4 +170,54 @@ def prune(st: GameState, actions: Sequence[int]) -> Sequence[int]:
         # never a pure draw, so such a queue is searched in full.
         if all(c < CHEST_BASE and _pure_draw(cards[c].effects[i]) for c, i in fr[1]):
             return actions[:1]
+        return _commuting(st, fr[1], actions, readers)
+    elif (kind == D_REMOVE or (kind == D_TARGET and fr[2] in REMOVAL_PURPOSES)) and _dead(
+            st, readers):
+        return actions[:1]
     return actions
+
+
+def _dead(st: GameState, readers: TokenReaders | None) -> bool:
+    return tokens_dead(st, readers if readers is not None else token_readers(st))
+
+
+def _commuting(st: GameState, queue: tuple[tuple[int, int], ...], actions: Sequence[int],
+               readers: TokenReaders | None) -> Sequence[int]:
+    """Rule 3: the first option whose effect commutes with every other queued effect, alone."""
+    cards = st.book.cards
+    dead: bool | None = None
+    prints: list[Footprint] = []
+    for c, i in queue:
+        if c >= CHEST_BASE:
+            prints.append(OTHER_PRINT)
+            continue
+        e = cards[c].effects[i]
+        if dead is None and removes_only(e):
+            dead = _dead(st, readers)
+        prints.append(footprint(e, bool(dead)))
+    if all(p.kind == OTHER for p in prints):
+        return actions
+    for a in actions:
+        if A.kind_of(a) != A.ORDER:
+            continue
+        card = A.value_of(a)
+        pos = next((k for k, (c, _) in enumerate(queue) if c == card), -1)
+        if pos < 0:
+            continue
+        mine = prints[pos]
+        if all(_commute(mine, p) for k, p in enumerate(prints) if k != pos):
+            return [a]
+    return actions
+
+
+class Dominance:
+    """The dominance rules for one search, with the game's `TokenReaders` kept between calls."""
+
+    def __init__(self) -> None:
+        self.readers = TokenReadersCache()
+
+    def prune(self, st: GameState, actions: Sequence[int]) -> Sequence[int]:
+        """`prune` with this game's token readers."""
+        if len(actions) < 2 or not st.stack:
+            return actions
+        return prune(st, actions, self.readers.readers(st))

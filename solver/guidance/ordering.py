@@ -14,10 +14,10 @@ Order = Callable[[GameState, Sequence[int]], Sequence[int]]
 
 
 def incumbent_order(root: GameState, line: Sequence[int],
-                    hints: Order | None = None) -> Order:
-    """The ordering of one exact search: dominance rules everywhere, then `hints` (e.g. the
-    bound's plan, a permutation), then the incumbent's action first at every position on its
-    line."""
+                    hints: Order | None = None, dominance: Order = prune) -> Order:
+    """The ordering of one exact search: dominance rules everywhere (`dominance`, e.g. a
+    `solver.guidance.dominance.Dominance`'s `prune`), then `hints` (e.g. the bound's plan, a
+    permutation), then the incumbent's action first at every position on its line."""
     first_on_line: dict[Hashable, int] = {}
     st = root.clone()
     for a in line:
@@ -25,7 +25,7 @@ def incumbent_order(root: GameState, line: Sequence[int],
         st.apply(a)
 
     def order(state: GameState, actions: Sequence[int]) -> Sequence[int]:
-        actions = prune(state, actions)
+        actions = dominance(state, actions)
         if hints is not None:
             actions = hints(state, actions)
         first = first_on_line.get(state.key()) if first_on_line else None

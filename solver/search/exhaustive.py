@@ -9,7 +9,9 @@ What it does, in the order of `_Search.visit`:
 
 1. count the node and stop at the node limit of `SearchConfig`;
 2. score a terminal (only feasible terminals are solutions);
-3. probe the transposition table, keyed by `Game.search_key(state)`;
+3. probe the transposition table, keyed by `Game.search_key(state)` (a stored line that would
+   become the incumbent's is replayed first: a key may leave out what nothing reads, so the
+   line of an equal-keyed position may not be legal here; then the position is searched);
 4. prune when `Game.upper_bound(state)` cannot beat the best solution found so far (the incumbent);
 5. expand the children in the order of the move-ordering hook, stopping early once a child
    reaches the node's bound;
@@ -153,7 +155,9 @@ class _Search(Generic[S]):
         key = self.key(state) if self.table is not None else None
         if self.table is not None:
             known = self.table.probe(key)
-            if known is not None and (known.exact or known.value <= self.best_value):
+            if known is not None and (known.exact or known.value <= self.best_value) and not (
+                    known.exact and known.value > self.best_value
+                    and not _reaches(state, known.line, known.value)):
                 self.tt_hits += 1
                 if known.exact:
                     self._improve(known.value, known.line)
@@ -203,6 +207,22 @@ class _Search(Generic[S]):
         if self.table is not None:
             self.table.store(key, entry)
         return entry
+
+
+def _reaches(state: S, line: Sequence[int], value: float) -> bool:
+    """Whether `line` played from `state` is legal and ends in a feasible terminal of `value`.
+
+    A key may leave out what no future reads (`Game.search_key`): two positions with one key
+    then have the same reachable values, but a line of one may not be legal in the other (a
+    choice among options that differ only in what nothing reads). A stored line is checked
+    before it becomes the incumbent's; if it does not replay, the position is searched."""
+    st = state.clone()
+    try:
+        for action in line:
+            st.apply(action)
+    except ValueError:
+        return False
+    return st.is_terminal() and st.feasible() and st.value() == value
 
 
 def search(

@@ -10,7 +10,9 @@
 * anywhere else (inside an action or an effect): the simple bound.
 
 Everything a solve's bound remembers belongs to one `CpsatBound` object, made by the solve and
-passed in: its cache (by `GameState.key()`), its budget for the calls inside one exact search,
+passed in: its cache (by the search's position key, `CpsatBound.keyed_by`: positions with equal
+keys have equal futures, so one's bound is the other's), its budget for the calls inside one
+exact search,
 the incumbent's value (its threshold) and the latest plan. Two solves never share one, so two
 solves in one process answer as two processes would. The CP-SAT budget is deterministic
 (`RelaxConfig`: one worker, a fixed seed, a deterministic time limit), so a node-limited search
@@ -23,13 +25,13 @@ from __future__ import annotations
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 from solver.bounds.cpsat.relaxation import PlanStep, RelaxConfig, relax
 from solver.bounds.cpsat.resources import UnsupportedCardError
 from solver.bounds.cpsat.schedule import build_schedule, phase_of
-from solver.bounds.simple import PoolFactsCache, simple_upper_bound
+from solver.bounds.simple import PoolFacts, PoolFactsCache, simple_upper_bound
 from solver.engine import actions as A
 from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN
 from solver.engine.state import GameState
@@ -91,18 +93,27 @@ class BoundPolicy:
 
     :param root: the budget of the root call (the reported bound, INFEASIBLE proofs, the plan).
     :param node: the budget of a call inside the search (small: it runs many times).
-    :param horizon: inside the search, CP-SAT runs only at the start of a turn with at most
-        this many turns left (the relaxation is tight there; earlier, the simple bound).
+    :param horizon: inside the search, CP-SAT runs at every phase boundary (`phase_of`: a
+        turn's start, between its actions, between Timeline effects, between declines) with at
+        most this many turns left (the relaxation is tight there; earlier, the simple bound).
     :param budget: CP-SAT deterministic time for all the node calls of one exact search; once
         spent, the simple bound (deterministic, so node-limited runs stay reproducible).
-    :param calls: the most node calls of one exact search (each builds a model: ~20-60 ms).
+    :param calls: the most node calls of one exact search (None: no cap; each builds a model,
+        ~20-60 ms, and cached answers cost nothing).
+    :param gate_calls: after this many calls at one kind of boundary (`boundary_kind`) in one
+        exact search, CP-SAT is asked there only while at least `gate_rate` of its answers
+        pruned (were at or below the incumbent): where it rarely prunes, a call costs more than
+        the subtree it would cut (the last turn's Timeline phase: a few orders left). Counts,
+        not time: node-limited runs stay reproducible.
     """
 
     root: RelaxConfig = RelaxConfig(max_deterministic_time=1.0)
     node: RelaxConfig = RelaxConfig(max_deterministic_time=0.1)
     horizon: int = 2
     budget: float = 2.0
-    calls: int = 200
+    calls: int | None = None
+    gate_calls: int = 40
+    gate_rate: float = 0.5
 
 
 class CpsatBound:
@@ -124,9 +135,15 @@ class CpsatBound:
         self.threshold = -math.inf  # a value some line is known to reach (the incumbent)
         self.spent_time = 0.0  # deterministic time of the current exact search's node calls
         self.spent_calls = 0
+        self.gate: dict[tuple[int, ...], list[int]] = {}  # boundary kind: [calls, prunes]
         self.plan: tuple[PlanStep, ...] = ()
         self.techs: tuple[int, ...] = ()
         self.pool = PoolFactsCache()
+        self.key: Callable[[GameState], Hashable] = GameState.key
+
+    def keyed_by(self, key: Callable[[GameState], Hashable]) -> None:
+        """Cache by `key` (the search's transposition key: equal keys, equal futures)."""
+        self.key = key
 
     def start_search(self, incumbent: float | None) -> None:
         """Start an exact search: tell the node bound a value a line is known to reach (where
@@ -135,6 +152,7 @@ class CpsatBound:
         self.threshold = -math.inf if incumbent is None else incumbent
         self.spent_time = 0.0
         self.spent_calls = 0
+        self.gate.clear()
 
     def root(self, st: GameState) -> BoundResult:
         """The bound of the position a solve starts from, with the root budget (and at most
@@ -142,37 +160,49 @@ class CpsatBound:
         return self.relaxed(st, self.policy.root, self.root_seconds)
 
     def upper_bound(self, st: GameState) -> float:
-        """The bound branch and bound uses at a node: CP-SAT at the start of a turn near the
+        """The bound branch and bound uses at a node: CP-SAT at every phase boundary near the
         end (`BoundPolicy.horizon`), else the simple bound; never above the simple bound."""
         pol = self.policy
         if st.over:
             return self.relaxed(st, pol.node).bound
-        simple = float(simple_upper_bound(st, self.pool.facts(st)))
+        simple = float(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
         if simple <= self.threshold:
             return simple
         phase = phase_of(st)
-        if phase is None or not (phase.actions == 2 or phase.setup):
+        if phase is None:
             return simple
-        if len(build_schedule(st, phase, True).slots) > pol.horizon:
+        slots = len(build_schedule(st, phase, True).slots)
+        if slots > pol.horizon:
             return simple
-        if self.spent_time >= pol.budget or self.spent_calls >= pol.calls:
+        key = (self.key(st), pol.node)
+        hit = self.cache.get(key)
+        if hit is not None:  # a cached answer costs nothing
+            return min(simple, hit.bound)
+        if self.spent_time >= pol.budget or (
+                pol.calls is not None and self.spent_calls >= pol.calls):
             return simple
-        fresh = (st.key(), pol.node) not in self.cache.entries  # a cached answer costs nothing
+        kind = (slots, phase.actions, int(phase.timeline), int(phase.declining))
+        seen = self.gate.setdefault(kind, [0, 0])
+        if seen[0] >= pol.gate_calls and seen[1] < pol.gate_rate * seen[0]:
+            return simple
         r = self.relaxed(st, pol.node)
-        if fresh:
-            self.spent_time += r.stats.get("deterministic_time", 0.0)
-            self.spent_calls += 1
-        return r.bound
+        self.spent_time += r.stats.get("deterministic_time", 0.0)
+        self.spent_calls += 1
+        bound = min(simple, r.bound)
+        seen[0] += 1
+        seen[1] += bound <= self.threshold
+        return bound
 
     def relaxed(self, st: GameState, config: RelaxConfig | None = None,
                 max_seconds: float | None = None) -> BoundResult:
-        """The constraint layer's bound on `st` (see the module); cached by `st.key()` and the
-        budget. Within a solve's time limit each call gets at most the time left (and
+        """The constraint layer's bound on `st` (see the module); cached by the position key
+        (`keyed_by`) and the budget. Within a solve's time limit each call gets at most the time left (and
         `max_seconds`); after the limit, or once Ctrl-C stopped the solve, the simple bound."""
         if self.deadline is not None:
             left = self.deadline - time.monotonic()
             max_seconds = left if max_seconds is None else min(max_seconds, left)
-        result = relaxed_bound(st, config, self.cache, self.stop, max_seconds)
+        result = relaxed_bound(st, config, self.cache, self.stop, max_seconds,
+                               self.pool.facts(st), self.key)
         self._remember(result)
         return result
 
@@ -188,20 +218,22 @@ class CpsatBound:
 
 def relaxed_bound(st: GameState, config: RelaxConfig | None = None,
                   cache: BoundCache | None = None, stop: Interrupt | None = None,
-                  max_seconds: float | None = None) -> BoundResult:
+                  max_seconds: float | None = None, facts: PoolFacts | None = None,
+                  key_of: Callable[[GameState], Hashable] = GameState.key) -> BoundResult:
     """The constraint layer's bound on `st` (see the module), cached in `cache` (if given) by
-    `st.key()` and the budget. With `stop` raised or no time left (`max_seconds` <= 0) CP-SAT
-    is not asked: the simple bound, not cached."""
+    `key_of(st)` (a key whose equal values mean equal futures) and the budget. With `stop`
+    raised or no time left (`max_seconds` <= 0) CP-SAT is not asked: the simple bound, not
+    cached. `facts`: the game's `PoolFacts` for the simple bound."""
     if st.over:
         value = float(st.score().total) if st.feasible() else -math.inf
         return BoundResult(value, value == -math.inf, source="exact")
     cfg = config or RelaxConfig()
-    key = (st.key(), cfg)
+    key = (key_of(st), cfg)
     if cache is not None:
         hit = cache.get(key)
         if hit is not None:
             return hit
-    simple = float(simple_upper_bound(st))
+    simple = float(simple_upper_bound(st, facts))
     if (stop is not None and stop.is_set()) or (max_seconds is not None and max_seconds <= 0):
         return BoundResult(simple, False, source="simple")
     phase = phase_of(st)

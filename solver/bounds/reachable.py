@@ -1,0 +1,396 @@
+"""How many Creates, Learns and lost-knowledge removals a position can still reach: the counts
+that tighten the simple bound (`solver.bounds.simple`) near the end.
+
+Every count is an over-estimate, built from what can still happen (RULES.md sections 4-5):
+
+* **action choices**: the pending action decisions of this turn plus two a later turn (4A);
+  each can be one Create or one Learn (5);
+* **work in flight**: the stack holds what is being resolved: a Create or Learn under way
+  (``D_CREATE_CARD``, ``D_CREATE_SPACE``, ``F_PLACE``, ``D_LEARN`` with its count, Pyramid of the
+  Niches' ``D_BOTTOM``/``D_TECH_PICK``), lost knowledge being chosen (``D_NUMBER``), and the
+  steps still to run of effects queued or resolving (``F_STEPS``, ``D_YESNO``, ``F_EFFECT``,
+  ``D_ORDER``, ``F_LEARN_TRIGGERS``): each of their ``create``, ``learn``/``niches``/
+  ``gain_held_tech`` and ``discard_lost`` steps counts once;
+* **effects still to activate**, card by card (a card in the Past never acts again: only
+  its end-game score counts, section 7): a Timeline effect once a Timeline phase whose queue
+  is not yet formed (4B), a decline effect once a decline phase still to come (4C); an immediate
+  effect once if the card can still be created (a technology not yet learned: the collection
+  never loses one; a monument not in the Timeline: a monument leaves the Timeline only by
+  declining, so one in the Timeline is never created again, and one in the Past never; a card
+  that can go round again (an artifact, paid away to the discard pile, or a monument that
+  vanishes at its decline, C25-C29) is not bounded); a trigger once per event (a Create: the
+  Creates above; an Excavate: the action choices and Excavates under way; anything else: not
+  bounded); Poulnabrone Dolmen (M36) grants one more Create per Create of a monument while
+  in play with 11 or more cards in the Past (at most doubles them; the Past never shrinks and
+  grows only in decline phases);
+* **chests** under the board (section 8, D16): each effect once.
+
+`UNBOUNDED` stands for "no useful bound": the caller then falls back to its loose count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from solver.engine.cards import ARTIFACT, Card, Step
+from solver.engine.frames import (
+    D_ACTION,
+    D_BOTTOM,
+    D_CHEST_USE,
+    D_CREATE_CARD,
+    D_CREATE_SPACE,
+    D_EXCAVATE,
+    D_LEARN,
+    D_NUMBER,
+    D_ORDER,
+    D_TECH_PICK,
+    D_YESNO,
+    F_EFFECT,
+    F_EXCAVATE_TRIGGERS,
+    F_LEARN_TRIGGERS,
+    F_PLACE,
+    F_STEPS,
+    F_TIMELINE_PHASE,
+)
+from solver.engine.setup import turns_for
+from solver.engine.state import CHEST_BASE, GameState
+from solver.frozen import Frozen
+
+UNBOUNDED: Final = 1_000_000
+LEARN_OPS: Final = frozenset({"learn", "niches", "gain_held_tech"})
+POULNABRONE_PAST: Final = 11
+#: Gains are 4-vectors: Creates that may be of a monument, Creates that may be of an artifact,
+#: Learns, lost knowledge removed.
+MONUMENT: Final = 0
+ARTIFACT_CREATE: Final = 1
+LEARN: Final = 2
+LOST: Final = 3
+Gains = tuple[int, int, int, int]
+NONE: Final[Gains] = (0, 0, 0, 0)
+
+
+def _walk(steps: tuple[Step, ...]) -> list[Step]:
+    out: list[Step] = []
+    for s in steps:
+        out.append(s)
+        out.extend(_walk(s.then))
+    return out
+
+
+def step_gains(steps: tuple[Step, ...]) -> Gains:
+    """The `Gains` that running `steps` once can bring (a Create of any kind counts for
+    both kinds)."""
+    mon = art = learns = lost = 0
+    for s in _walk(steps):
+        if s.op == "create":
+            n = max(1, s.count)
+            if s.kind != ARTIFACT:
+                mon += n
+            if s.kind is None or s.kind == ARTIFACT:
+                art += n
+        elif s.op == "ancient_greek":
+            art += 1
+        elif s.op in LEARN_OPS:
+            learns += max(1, s.count)
+        elif s.op == "discard_lost":
+            lost += s.amount
+    return mon, art, learns, lost
+
+
+def _add(a: Gains, b: Gains, times: int = 1) -> Gains:
+    return (a[0] + b[0] * times, a[1] + b[1] * times, a[2] + b[2] * times, a[3] + b[3] * times)
+
+
+@dataclass(frozen=True)
+class Activator(Frozen):
+    """The effects of one card that can grant Creates or Learns or remove lost knowledge.
+
+    :param card: the card. :param tech: it is a technology. :param artifact: an artifact.
+    :param cycles: it can be created again after it left play (an artifact: paid away to the
+        discard pile; a monument that vanishes at its decline, C25-C29).
+    :param immediate: gains of its immediate effects (at its Create or Learn).
+    :param timeline: of its Timeline effects (each Timeline phase).
+    :param decline: of its decline effects (each decline phase).
+    :param on_create: of its triggers on a Create (``on_create_kind``: the created kind or None).
+    :param on_excavate: of its triggers on an Excavate.
+    :param unbounded: it has another effect with gains that no count bounds.
+    """
+
+    card: int
+    tech: bool
+    artifact: bool
+    cycles: bool
+    immediate: Gains = NONE
+    timeline: Gains = NONE
+    decline: Gains = NONE
+    on_create: Gains = NONE
+    on_create_kind: int | None = None
+    on_excavate: Gains = NONE
+    unbounded: bool = False
+
+
+def activators(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[Activator, ...]:
+    """The `Activator`s of a game's card pool, in card order."""
+    out: list[Activator] = []
+    for c in sorted(pool):
+        card = cards[c]
+        vanishes = any(s.op == "vanish_if_knowledge" for e in card.effects for s in _walk(e.steps))
+        by = {"immediate": NONE, "timeline": NONE, "decline": NONE, "create": NONE,
+              "excavate": NONE}
+        kind: int | None = None
+        unbounded = False
+        any_gain = False
+        for e in card.effects:
+            g = step_gains(e.steps)
+            if g == NONE:
+                continue
+            any_gain = True
+            if e.trigger is not None:
+                if e.trigger.event in ("create", "excavate"):
+                    by[e.trigger.event] = _add(by[e.trigger.event], g)
+                    if e.trigger.event == "create":
+                        kind = e.trigger.kind
+                else:
+                    unbounded = True
+            elif e.moment in ("immediate", "timeline", "decline"):
+                by[e.moment] = _add(by[e.moment], g)
+            elif e.moment != "endgame":
+                unbounded = True
+        if any_gain:
+            out.append(Activator(c, card.is_tech, card.kind == ARTIFACT and not card.is_tech,
+                                 (card.kind == ARTIFACT and not card.is_tech) or vanishes,
+                                 by["immediate"], by["timeline"], by["decline"], by["create"],
+                                 kind, by["excavate"], unbounded))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Reach(Frozen):
+    """What a position can still reach (see the module); each count an over-estimate.
+
+    :param creates: Creates of a monument. :param learns: Learns.
+    :param lost_removed: lost knowledge removed.
+    """
+
+    creates: int
+    learns: int
+    lost_removed: int
+
+
+class ReachMemo:
+    """What `reach` remembers between calls about one game (kept by the bound object, never
+    module state): the gains of step tuples (by identity, the tuple kept alive with them) and
+    the counts already worked out for a summary of a position (`reach`). Both only save time:
+    a memo answers what the computation would."""
+
+    CAPACITY: Final = 200_000
+
+    def __init__(self) -> None:
+        self.steps: dict[int, tuple[tuple[Step, ...], Gains]] = {}
+        self.counts: dict[tuple[object, ...], Reach] = {}
+
+    def gains(self, steps: tuple[Step, ...]) -> Gains:
+        hit = self.steps.get(id(steps))
+        if hit is not None and hit[0] is steps:
+            return hit[1]
+        g = step_gains(steps)
+        if len(self.steps) < self.CAPACITY:
+            self.steps[id(steps)] = (steps, g)
+        return g
+
+
+def _in_flight(st: GameState, memo: ReachMemo) -> tuple[Gains, int]:
+    """Gains of the work on the stack (see the module) and the Excavates under way."""
+    gains = NONE
+    excavates = 0
+    cards = st.book.cards
+    data = st.setup.chest_data
+    for fr in st.stack:
+        kind = fr[0]
+        if kind == F_STEPS:
+            if fr[3] == 0:
+                gains = _add(gains, memo.gains(fr[2]))
+            else:
+                gains = _add(gains, step_gains(fr[2][fr[3]:]))
+        elif kind == D_YESNO:
+            gains = _add(gains, memo.gains(fr[2]))
+        elif kind in (F_EFFECT, D_ORDER, F_LEARN_TRIGGERS):
+            items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1] if kind == D_ORDER else fr[2]
+            for c, i in items:
+                if c < CHEST_BASE:
+                    gains = _add(gains, memo.gains(cards[c].effects[i].steps))
+                elif data is not None:
+                    gains = _add(gains, memo.gains(data.chests[c - CHEST_BASE].steps))
+        elif kind == D_CREATE_CARD:
+            art = fr[1] is None or fr[1] == ARTIFACT
+            gains = _add(gains, (0 if fr[1] == ARTIFACT else 1, 1 if art else 0, 0, 0))
+        elif kind == D_CREATE_SPACE:
+            gains = _add(gains, (1, 0, 0, 0))
+        elif kind == F_PLACE:
+            art = cards[fr[1]].kind == ARTIFACT
+            gains = _add(gains, (0 if art else 1, 1 if art else 0, 0, 0))
+        elif kind == D_LEARN:
+            gains = _add(gains, (0, 0, fr[3], 0))
+        elif kind in (D_BOTTOM, D_TECH_PICK):
+            gains = _add(gains, (0, 0, 1, 0))
+        elif kind == D_NUMBER:
+            gains = _add(gains, (0, 0, 0, fr[1]))
+        elif kind == D_CHEST_USE and data is not None:
+            gains = _add(gains, memo.gains(data.chests[fr[1]].steps))
+        elif kind in (D_EXCAVATE, F_EXCAVATE_TRIGGERS):
+            excavates += 1
+    if st.chests_under and data is not None:
+        for k in st.chests_under:
+            gains = _add(gains, memo.gains(data.chests[k].steps))
+    return gains, excavates
+
+
+def _top(values: list[int], n: int) -> int:
+    """The sum of the `n` largest of `values`."""
+    if n <= 0 or not values:
+        return 0
+    if n >= len(values):
+        return sum(values)
+    return sum(sorted(values, reverse=True)[:n])
+
+
+#: Up to this many action choices left, every split of them into Creates, Learns and other
+#: actions is bounded on its own (tighter: one action is not both a Create and a Learn).
+SPLIT_ACTIONS: Final = 4
+PAST: Final = 0
+IN_PLAY: Final = 1
+OUT: Final = 2
+
+
+def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
+          poulnabrone: tuple[int, ...], memo: ReachMemo | None = None) -> Reach:
+    """The `Reach` of `st`: `acts` are the game's activators, `declines` the decline phases
+    still to come (`solver.bounds.simple.decline_phases_left`), `poulnabrone` the pool's cards
+    with that special; `memo` saves work between calls.
+
+    A builder card in play (Timeline or board) activates as the module says. A builder card out
+    of play (hand, deck, discard pile, being created) activates only once created, and each
+    such card takes a Create of its own (of a monument, or of an artifact): so the out-of-play
+    cards add at most the sum of their largest contributions, one per Create of their kind
+    (each counted as if created now). A technology not yet learned takes a Learn of its own.
+    Each count is bounded on its own (the sum of separate maxima bounds any joint choice);
+    Creates and Learns that grant more of themselves are counted to a fixed point. Each action
+    choice is one action (section 4A): with few left, each split of them into Creates, Learns
+    and Excavates is bounded and the largest of each count kept; with many, every action counts
+    as each."""
+    if memo is None:
+        memo = ReachMemo()
+    last = turns_for(st.setup.time_space)
+    turn = max(st.turn, 0)
+    stack = st.stack
+    actions = 2 * max(0, last - turn) + sum(1 for fr in stack if fr[0] == D_ACTION)
+    phases = max(0, last - turn) + (1 if any(fr[0] == F_TIMELINE_PHASE for fr in stack) else 0)
+    flight, excavates = _in_flight(st, memo)
+    past = st.past
+    techs = st.techs
+    in_play = set(st.artifacts)
+    for sp in st.spaces:
+        in_play.update(sp)
+    status = []
+    for a in acts:
+        c = a.card
+        if a.tech:
+            status.append(PAST if c in techs else OUT)
+        elif c in past:
+            status.append(PAST)
+        elif c in in_play:
+            status.append(IN_PLAY)
+        else:
+            status.append(OUT)
+    doubled = any(c not in past for c in poulnabrone) and (
+        declines > 0 or len(past) >= POULNABRONE_PAST)
+    key = (actions, phases, flight, excavates, declines, doubled, tuple(status))
+    hit = memo.counts.get(key)
+    if hit is not None:
+        return hit
+    result = _count(acts, status, actions, phases, flight, excavates, declines, doubled)
+    if len(memo.counts) < memo.CAPACITY:
+        memo.counts[key] = result
+    return result
+
+
+def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases: int,
+           flight: Gains, excavates: int, declines: int, doubled: bool) -> Reach:
+    """`reach` once the position is summed up."""
+    in_play: list[Activator] = []
+    out_mon: list[Activator] = []
+    out_art: list[Activator] = []
+    out_tech: list[Activator] = []
+    for a, where in zip(acts, status, strict=True):
+        if where == PAST:
+            continue
+        if a.tech:
+            out_tech.append(a)
+            continue
+        if a.unbounded or (a.cycles and a.immediate != NONE):
+            return Reach(UNBOUNDED, UNBOUNDED, UNBOUNDED)  # no useful count
+        if where == IN_PLAY:
+            in_play.append(a)
+        elif a.artifact:
+            out_art.append(a)
+        else:
+            out_mon.append(a)
+    if actions <= SPLIT_ACTIONS:
+        splits = [(c, k, actions - c - k) for c in range(actions + 1)
+                  for k in range(actions + 1 - c)]
+    else:
+        splits = [(actions, actions, actions)]
+    best = (0, 0, 0)
+    for creating, learning, digging in splits:
+        r = _split(in_play, out_mon, out_art, out_tech, creating, learning,
+                   digging + excavates, phases, flight, declines, doubled)
+        best = (max(best[0], r[0]), max(best[1], r[1]), max(best[2], r[2]))
+    return Reach(*best)
+
+
+def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Activator],
+           out_tech: list[Activator], creating: int, learning: int, excavations: int,
+           phases: int, flight: Gains, declines: int, doubled: bool) -> tuple[int, int, int]:
+    """(Creates of monuments, Learns, lost removed) with `creating` Create actions, `learning`
+    Learn actions and `excavations` Excavates."""
+
+    def gains_of(a: Activator, created: bool, mon: int, art: int) -> Gains:
+        g = _add(_add(a.immediate if created else NONE, a.timeline, phases), a.decline, declines)
+        if a.on_create != NONE:
+            events = art if a.on_create_kind == ARTIFACT else mon + art
+            g = _add(g, a.on_create, events)
+        if a.on_excavate != NONE:
+            g = _add(g, a.on_excavate, excavations)
+        return g
+
+    def totals(mon: int, art: int, learns: int) -> Gains:
+        total = flight
+        for a in in_play:
+            total = _add(total, gains_of(a, False, mon, art))
+        mons = [gains_of(a, True, mon, art) for a in out_mon]
+        arts = [gains_of(a, True, mon, art) for a in out_art]
+        tech = [gains_of(a, True, mon, art) for a in out_tech]
+        out = [0, 0, 0, 0]
+        for k in range(4):
+            out[k] = (total[k] + _top([g[k] for g in mons], mon) + _top([g[k] for g in arts], art)
+                      + _top([g[k] for g in tech], learns))
+        return out[0], out[1], out[2], out[3]
+
+    mon = art = creating
+    learns = learning
+    g = totals(mon, art, learns)
+    for _ in range(len(in_play) + len(out_mon) + len(out_art) + len(out_tech) + 2):
+        new_mon = creating + g[MONUMENT]
+        new_art = creating + g[ARTIFACT_CREATE]
+        if doubled:
+            new_mon *= 2
+        new_learns = learning + g[LEARN]
+        if (new_mon, new_art, new_learns) == (mon, art, learns):
+            break
+        mon, art, learns = (min(max(mon, new_mon), UNBOUNDED), min(max(art, new_art), UNBOUNDED),
+                            min(max(learns, new_learns), UNBOUNDED))
+        g = totals(mon, art, learns)
+    else:
+        return UNBOUNDED, UNBOUNDED, UNBOUNDED
+    return mon, learns, min(g[LOST], UNBOUNDED)
