@@ -33,6 +33,7 @@ from solver.bounds.cpsat.relaxation import load_libraries
 from solver.bounds.simple import decline_phases_left
 from solver.engine.state import GameState
 from solver.game import HeritageGame
+from solver.guidance.policy import PLAN_BONUS, PlanPrior
 from solver.search.exhaustive import SearchConfig, SearchResult, search
 from solver.search.interrupt import Interrupt
 from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
@@ -49,6 +50,8 @@ class SolveConfig:
     :param seed: base seed of the NRPA streams (worker ``w`` uses ``seed * 1000 + w``).
     :param heuristic_share: share of the budget for NRPA; the rest goes to the exact search.
     :param exact: run the exact search after NRPA.
+    :param plan_bonus: with ``bound="cpsat"``, the root relaxation's plan is a playout prior of
+        NRPA (`solver.guidance.policy.PlanPrior`): this many log-odds on each option it names.
     """
 
     time_limit: float | None = None
@@ -65,6 +68,7 @@ class SolveConfig:
     exact_first_share: float = 0.5
     bound: str = "simple"  # "cpsat": the constraint layer's bound, plan and proofs
     root_bound_share: float = 0.25  # the most of a time limit the CP-SAT root bound may take
+    plan_bonus: float = PLAN_BONUS  # log-odds NRPA adds to what the root plan names (0: none)
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.time_limit <= 0:
@@ -324,6 +328,9 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
             on_progress(progress)
         rb = game.bound.root(root)
         progress.bound = min(progress.bound, rb.bound)
+        if cfg.plan_bonus and (rb.plan or rb.techs):  # plain data: it reaches NRPA's workers
+            game.plan = PlanPrior(tuple((s.turn, s.card, s.space) for s in rb.plan), rb.techs,
+                                  cfg.plan_bonus)
         if rb.infeasible and value is None:
             status, proven = Status.INFEASIBLE, True
         interrupted = interrupt.is_set()
