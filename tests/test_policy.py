@@ -19,7 +19,9 @@ from solver.game import HeritageGame
 from solver.guidance import policy
 from solver.guidance.policy import PlanPrior
 from solver.rng import Stream
+from solver import solve as solve_module
 from solver.search.nrpa import NRPA, NRPAConfig
+from solver.solve import SolveConfig, worker_game
 from tests.builder import book
 
 
@@ -103,3 +105,36 @@ def test_nrpa_with_a_plan_prior_plays_legal_lines() -> None:
     for a in line:
         st.apply(a)
     assert st.is_terminal() and st.value() == (inc.value if inc.found else inc.failed_value)
+
+
+def test_worker_games_a_portfolio_with_and_without_the_plan() -> None:
+    plan = PlanPrior(((3, 17, 2),), (40,))
+    game = HeritageGame()
+    assert worker_game(game, plan, 0, 1).plan == plan  # one worker: the plan
+    assert [worker_game(game, plan, w, 3).plan for w in range(3)] == [None, plan, None]
+    assert worker_game(game, None, 1, 2) is game
+    assert all(worker_game(game, plan, w, 2).bound is game.bound for w in range(2))
+
+
+def test_a_cpsat_solve_hands_the_root_plan_to_nrpa(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`bound="cpsat"`: the root relaxation's plan reaches NRPA as a `PlanPrior` (unless
+    ``plan_bonus=0``); it is plain data (it pickles)."""
+    st = new_game(trial_setup(1, hand="1", seed=0), book())
+    stream = Stream(0, "policy-test", 0)
+    while st.turn < 14 or st.stack[-1][0] != D_ACTION:
+        legal = st.legal_actions()
+        st.apply(legal[stream.below(len(legal))])
+    seen: list[PlanPrior | None] = []
+    original = solve_module.run_heuristic
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(args[-1])  # type: ignore[arg-type]
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solve_module, "run_heuristic", spy)
+    for bonus in (2.0, 0.0):
+        solve_module.solve(st, SolveConfig(node_limit=500, bound="cpsat", exact=False,
+                                           plan_bonus=bonus))
+    plan, none = seen
+    assert none is None and plan is not None and not plan.empty and plan.bonus == 2.0
+    assert pickle.loads(pickle.dumps(plan)) == plan

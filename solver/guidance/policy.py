@@ -27,7 +27,7 @@ ACTION_PRIOR: Final = {A.ACT_CREATE: 1.5, A.ACT_LEARN: 1.0, A.ACT_EXCAVATE: 0.8,
                 A.ACT_SEARCH: -0.5}
 SPACE_DISTANCE_PENALTY: Final = 0.7  # per space away from the card's starting space (extra discards)
 STOP_REMOVING_PENALTY: Final = 1.0  # "done" before removing every knowledge token it may
-PLAN_BONUS: Final = 1.0  # an option the relaxation's plan names (`PlanPrior`)
+PLAN_BONUS: Final = 2.0  # an option the relaxation's plan names (`PlanPrior`; measured in issue 13)
 
 CODE_SHIFT: Final = 13  # a code is ``kind << CODE_SHIFT | action`` (actions are below 2**13)
 ACTION_FACTOR: Final = {a: math.exp(b) for a, b in ACTION_PRIOR.items()}
