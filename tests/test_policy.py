@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from puzzles.trials import trial_setup
+from solver import solve as solve_module
 from solver.engine import actions as A
 from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN
 from solver.engine.newgame import new_game
@@ -19,7 +20,6 @@ from solver.game import HeritageGame
 from solver.guidance import policy
 from solver.guidance.policy import PlanPrior
 from solver.rng import Stream
-from solver import solve as solve_module
 from solver.search.nrpa import NRPA, NRPAConfig
 from solver.solve import SolveConfig, worker_game
 from tests.builder import book
