@@ -23,14 +23,18 @@ class HeritageGame:
 
     :param bound: the bound this solve uses (default: a fresh `SimpleBound`).
     :param prior: give NRPA the playout prior of `solver.guidance.policy`.
+    :param plan: the relaxation's plan as one more prior (`policy.PlanPrior`; plain data, so it
+        reaches NRPA worker processes as it is); None: the prior alone.
     """
 
-    def __init__(self, bound: Bound | None = None, prior: bool = True) -> None:
+    def __init__(self, bound: Bound | None = None, prior: bool = True,
+                 plan: policy.PlanPrior | None = None) -> None:
         self.bound: Bound = bound if bound is not None else SimpleBound()
         self.has_prior = prior
         self.readers = TokenReadersCache()
         self.dominance = Dominance()
         self.bound.keyed_by(self.search_key)
+        self.plan = plan
 
     def upper_bound(self, state: GameState) -> float:
         return self.bound.upper_bound(state)
@@ -46,6 +50,12 @@ class HeritageGame:
 
     def policy_bias(self, state: GameState, action: int) -> float:
         return policy.bias(state, action)
+
+    def policy_codes(self, state: GameState, legal: Sequence[int]) -> Sequence[Hashable]:
+        return policy.codes(state, legal)
+
+    def policy_factors(self, state: GameState, legal: Sequence[int]) -> Sequence[float] | None:
+        return policy.factors(state, legal, self.plan)
 
     def shortfall(self, state: GameState) -> float:
         return float(goal_shortfall(state))

@@ -33,6 +33,7 @@ from solver.bounds.cpsat.relaxation import load_libraries
 from solver.bounds.simple import decline_phases_left
 from solver.engine.state import GameState
 from solver.game import HeritageGame
+from solver.guidance.policy import PLAN_BONUS, PlanPrior
 from solver.search.exhaustive import SearchConfig, SearchResult, search
 from solver.search.interrupt import Interrupt
 from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
@@ -49,6 +50,9 @@ class SolveConfig:
     :param seed: base seed of the NRPA streams (worker ``w`` uses ``seed * 1000 + w``).
     :param heuristic_share: share of the budget for NRPA; the rest goes to the exact search.
     :param exact: run the exact search after NRPA.
+    :param plan_bonus: with ``bound="cpsat"``, the root relaxation's plan is a playout prior of
+        NRPA (`solver.guidance.policy.PlanPrior`; `worker_game`): this many log-odds on each
+        option it names; 0: none.
     """
 
     time_limit: float | None = None
@@ -58,6 +62,11 @@ class SolveConfig:
     heuristic_share: float = 0.6
     heuristic_share_far: float = 0.9  # far from the end the exact search rarely finishes
     exact: bool = True
+    # Measured (issue 13): NRPA alone, 300k decisions (~15 s of one worker) on T1H1 T2H3 T3H2
+    # T4H4 T5H1 T6H2 (deal seed 0), NRPA seeds 0-2: level 2 x 30 iterations (restarting from an
+    # empty policy after each level-2 search) 49.0 VP mean, every goal met; 2 x 45 49.5 mean
+    # of 17 with one goal missed; seed 0 or 1 only: 2 x 20 41.8, 2 x 60 51.2 of 5 (one missed),
+    # 3 x 12 44.0, 1 x 100 38.3.
     nrpa_level: int = 2
     nrpa_iterations: int = 30
     first_solution: bool = False  # stop at the first goal-meeting line (`heritage check`)
@@ -65,6 +74,7 @@ class SolveConfig:
     exact_first_share: float = 0.5
     bound: str = "simple"  # "cpsat": the constraint layer's bound, plan and proofs
     root_bound_share: float = 0.25  # the most of a time limit the CP-SAT root bound may take
+    plan_bonus: float = PLAN_BONUS  # log-odds NRPA adds to what the root plan names (0: none)
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.time_limit <= 0:
@@ -133,11 +143,23 @@ def _worker(root: GameState, game: HeritageGame, ncfg: NRPAConfig, wid: int, out
     out.put(("done", wid, inc))
 
 
+def worker_game(game: HeritageGame, plan: PlanPrior | None, worker: int, workers: int
+                ) -> HeritageGame:
+    """The hooks NRPA worker `worker` of `workers` plays with: `game` (its bound and prior) plus
+    the relaxation's `plan` as a prior, except on the even-numbered workers of a solve with two
+    or more (a portfolio: measured, the plan raises the mean VP but not on every deal)."""
+    if plan is None or (workers > 1 and worker % 2 == 0):
+        return game if game.plan is None else HeritageGame(game.bound, game.has_prior)
+    return HeritageGame(game.bound, game.has_prior, plan)
+
+
 def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progress: Progress,
                   on_progress: Callable[[Progress], None] | None,
                   nodes: int | None, seconds: float | None,
-                  interrupt: Interrupt | None = None) -> tuple[Incumbent, bool]:
-    """NRPA over `cfg.workers` processes (in-process for one worker). The node budget is a
+                  interrupt: Interrupt | None = None,
+                  plan: PlanPrior | None = None) -> tuple[Incumbent, bool]:
+    """NRPA over `cfg.workers` processes (in-process for one worker), each with the hooks of
+    `worker_game` (`plan`: plain data, it reaches the processes as it is). The node budget is a
     total: each worker gets its share (a worker stops after the playout that reaches it). Returns
     the best incumbent and whether Ctrl-C (`interrupt`) stopped it."""
     interrupt = interrupt or Interrupt()
@@ -159,7 +181,7 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
             return interrupt.is_set()
 
         run = NRPA(root, _nrpa_config(cfg, 0, share, seconds), on_improve=improve, should_stop=tick,
-                   game=game)
+                   game=worker_game(game, plan, 0, 1))
         holder.append(run)
         inc = run.run()
         progress.nodes = inc.nodes
@@ -168,8 +190,8 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
     ctx = mp.get_context("fork")
     out = ctx.Queue()
     stop = ctx.Event()
-    procs = [ctx.Process(target=_worker, args=(root, game, _nrpa_config(cfg, w, share, seconds), w, out,
-                                                   stop),
+    procs = [ctx.Process(target=_worker, args=(root, worker_game(game, plan, w, cfg.workers),
+                                               _nrpa_config(cfg, w, share, seconds), w, out, stop),
                          daemon=True) for w in range(cfg.workers)]
     for p in procs:
         p.start()
@@ -302,6 +324,7 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
     line: list[int] = []
     inc = Incumbent()
     interrupted = False
+    plan: PlanPrior | None = None
     seed = _seed(root, incumbent)
     if seed.found:
         status, value, line = Status.FEASIBLE, seed.value, list(seed.line)
@@ -324,6 +347,9 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
             on_progress(progress)
         rb = game.bound.root(root)
         progress.bound = min(progress.bound, rb.bound)
+        if cfg.plan_bonus and (rb.plan or rb.techs):  # NRPA's prior (`worker_game`)
+            plan = PlanPrior(tuple((s.turn, s.card, s.space) for s in rb.plan), rb.techs,
+                             cfg.plan_bonus)
         if rb.infeasible and value is None:
             status, proven = Status.INFEASIBLE, True
         interrupted = interrupt.is_set()
@@ -353,7 +379,8 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
             share = cfg.heuristic_share_far if far else cfg.heuristic_share
             n, t = remaining(share if cfg.exact else 1.0)
         progress.phase = "heuristic"
-        inc, interrupted = run_heuristic(root, game, cfg, progress, on_progress, n, t, interrupt)
+        inc, interrupted = run_heuristic(root, game, cfg, progress, on_progress, n, t, interrupt,
+                                         plan)
         used += inc.nodes
         if not proven and inc.found and (value is None or inc.value > value):
             status, value, line = Status.FEASIBLE, inc.value, list(inc.line)

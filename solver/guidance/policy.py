@@ -2,32 +2,86 @@
 
 NRPA adds it to its learned weights (GNRPA): the prior only changes the probabilities of a
 playout, never what is legal, so no line is lost; the learned weights correct a bad prior.
-Numbers are log-odds; they live here, in one place.
+Numbers are log-odds; they live here, in one place. NRPA asks once per decision for the codes
+(`codes`) and the prior factors ``exp(bias)`` of every option (`factors`), precomputed here, so a
+playout calls no ``exp`` and no per-option function.
+
+A `PlanPrior` adds the relaxation's plan (`solver.bounds.cpsat`: which cards to create, where,
+and which technologies to learn) as one more bonus: plain data (it crosses into the NRPA
+worker processes), a prior like the others, never a pruning.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Final
 
 from solver.engine import actions as A
-from solver.engine.frames import D_ACTION, D_CREATE_SPACE, D_REMOVE
+from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN, D_REMOVE
 from solver.engine.state import GameState
+from solver.frozen import Frozen
 
 ACTION_PRIOR: Final = {A.ACT_CREATE: 1.5, A.ACT_LEARN: 1.0, A.ACT_EXCAVATE: 0.8, A.ACT_ARCHIVE: 0.0,
                 A.ACT_SEARCH: -0.5}
 SPACE_DISTANCE_PENALTY: Final = 0.7  # per space away from the card's starting space (extra discards)
 STOP_REMOVING_PENALTY: Final = 1.0  # "done" before removing every knowledge token it may
+PLAN_BONUS: Final = 2.0  # an option the relaxation's plan names (`PlanPrior`; measured in issue 13)
+
+CODE_SHIFT: Final = 13  # a code is ``kind << CODE_SHIFT | action`` (actions are below 2**13)
+ACTION_FACTOR: Final = {a: math.exp(b) for a, b in ACTION_PRIOR.items()}
+SPACE_FACTOR: Final = tuple(math.exp(-SPACE_DISTANCE_PENALTY * d) for d in range(32))
+STOP_REMOVING_FACTOR: Final = math.exp(-STOP_REMOVING_PENALTY)
+
+
+@dataclass(frozen=True)
+class PlanPrior(Frozen):
+    """The relaxation's plan as a playout prior (plain data).
+
+    :param creates: ``(turn, card, space)`` per planned creation (space 0: an artifact).
+    :param techs: the technologies the plan learns.
+    :param bonus: log-odds added to an option the plan names.
+    """
+
+    creates: tuple[tuple[int, int, int], ...] = ()
+    techs: tuple[int, ...] = ()
+    bonus: float = PLAN_BONUS
+    due: dict[int, int] = field(init=False, compare=False, repr=False)  # card -> earliest turn
+    spaces: dict[int, tuple[int, ...]] = field(init=False, compare=False, repr=False)
+    factor: float = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        due: dict[int, int] = {}
+        spaces: dict[int, tuple[int, ...]] = {}
+        for turn, card, space in self.creates:
+            due[card] = min(turn, due.get(card, turn))
+            if space:
+                spaces[card] = (*spaces.get(card, ()), A.code(A.SPACE, space))
+        object.__setattr__(self, "due", due)
+        object.__setattr__(self, "spaces", spaces)
+        object.__setattr__(self, "factor", math.exp(self.bonus))
+
+    @property
+    def empty(self) -> bool:
+        return not self.creates and not self.techs
 
 
 def code(st: GameState, action: int) -> int:
     """A context code for learned policies (NRPA): the action and the kind of pending decision,
     so a policy can learn *when* an action is good."""
     kind: int = st.stack[-1][0] if st.stack else 0
-    return (kind << 13) | action
+    return (kind << CODE_SHIFT) | action
+
+
+def codes(st: GameState, legal: Sequence[int]) -> list[int]:
+    """``[code(st, a) for a in legal]``."""
+    base = (st.stack[-1][0] if st.stack else 0) << CODE_SHIFT
+    return [base | a for a in legal]
 
 
 def bias(st: GameState, action: int) -> float:
-    """The prior log-odds of `action` at the pending decision."""
+    """The prior log-odds of `action` at the pending decision (without a plan)."""
     if not st.stack:
         return 0.0
     fr = st.stack[-1]
@@ -40,3 +94,43 @@ def bias(st: GameState, action: int) -> float:
     if kind == D_REMOVE and action == A.DONE:
         return -STOP_REMOVING_PENALTY
     return 0.0
+
+
+def factors(st: GameState, legal: Sequence[int], plan: PlanPrior | None = None) -> list[float] | None:
+    """``exp`` of the prior log-odds of each option of `legal` (`bias`, plus `PlanPrior.bonus`
+    on what `plan` names), or None when they are all 0. The plan names: at the action choice,
+    Create when a card in hand is planned for this turn or earlier, Learn when a planned
+    technology is on offer; at a Create, the planned cards and, for the card being placed, its
+    planned spaces; at a Learn, the planned technologies."""
+    if not st.stack:
+        return None
+    fr = st.stack[-1]
+    kind: int = fr[0]
+    out: list[float] | None = None
+    if kind == D_ACTION:
+        out = [ACTION_FACTOR.get(a, 1.0) for a in legal]
+        if plan is not None and not plan.empty:
+            due = plan.due
+            turn = st.turn
+            if any(due.get(c, turn + 1) <= turn for c in st.hand):
+                out = [f * plan.factor if a == A.ACT_CREATE else f for f, a in zip(out, legal, strict=True)]
+            if plan.techs and any(t in plan.techs for t in st.available_techs()):
+                out = [f * plan.factor if a == A.ACT_LEARN else f for f, a in zip(out, legal, strict=True)]
+    elif kind == D_CREATE_SPACE:
+        start = st.book.cards[fr[1]].starting_space
+        out = [SPACE_FACTOR[abs(A.value_of(a) - start)] for a in legal]
+        if plan is not None and fr[1] in plan.spaces:
+            planned = plan.spaces[fr[1]]
+            out = [f * plan.factor if a in planned else f for f, a in zip(out, legal, strict=True)]
+    elif kind == D_REMOVE:
+        if A.DONE in legal:
+            out = [STOP_REMOVING_FACTOR if a == A.DONE else 1.0 for a in legal]
+    elif plan is not None and kind == D_CREATE_CARD and plan.due:
+        due = plan.due
+        out = [plan.factor if A.value_of(a) in due and A.kind_of(a) == A.CARD else 1.0
+               for a in legal]
+    elif plan is not None and kind == D_LEARN and plan.techs:
+        techs = plan.techs
+        out = [plan.factor if A.value_of(a) in techs and A.kind_of(a) == A.CARD else 1.0
+               for a in legal]
+    return out

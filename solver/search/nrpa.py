@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import math
 import time
+from bisect import bisect_left
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Generic, TypeVar
 
 from solver.frozen import Frozen
@@ -28,8 +30,9 @@ from solver.search.protocol import Game, PlainGame, PuzzleState
 
 S = TypeVar("S", bound=PuzzleState)
 
-#: Per step with a real choice: the option codes, their biases (None without), the chosen index.
-Trace = list[tuple[list[Hashable], list[float] | None, int]]
+#: Per step with a real choice: the option codes, their prior factors ``exp(bias)`` (None
+#: without a prior), the index of the chosen option.
+Trace = list[tuple[Sequence[Hashable], Sequence[float] | None, int]]
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,23 @@ class _Stop(Exception):
     """The budget ran out."""
 
 
+class Policy:
+    """A learned policy: the weight of each code and, kept in step, its ``exp`` (the playout's
+    factor), so a playout multiplies cached factors instead of calling ``exp`` per option. A
+    code never adapted has weight 0 (factor 1)."""
+
+    __slots__ = ("weights", "factors")
+
+    def __init__(self, weights: dict[Hashable, float] | None = None,
+                 factors: dict[Hashable, float] | None = None) -> None:
+        self.weights: dict[Hashable, float] = {} if weights is None else weights
+        self.factors: dict[Hashable, float] = (
+            {c: math.exp(w) for c, w in self.weights.items()} if factors is None else factors)
+
+    def copy(self) -> Policy:
+        return Policy(dict(self.weights), dict(self.factors))
+
+
 class NRPA(Generic[S]):
     """One NRPA run from a root position (the root is never changed)."""
 
@@ -95,41 +115,50 @@ class NRPA(Generic[S]):
         self.on_improve = on_improve
         self.should_stop = should_stop
         self.start = time.monotonic()
-        self._code: Callable[[S, int], Hashable] = self.game.policy_code
-        self._bias: Callable[[S, int], float] | None = (
-            self.game.policy_bias if config.use_bias and self.game.has_prior else None)
+        self._codes: Callable[[S, Sequence[int]], Sequence[Hashable]] = self.game.policy_codes
+        self._prior: Callable[[S, Sequence[int]], Sequence[float] | None] | None = (
+            self.game.policy_factors if config.use_bias and self.game.has_prior else None)
 
     # -------------------------------------------------------------- level 0
 
-    def playout(self, policy: dict[Hashable, float]) -> tuple[float, Trace]:
-        """One playout: its score and its trace (per step: the option codes, their biases and
-        the index of the chosen option)."""
+    def playout(self, policy: Policy) -> tuple[float, Trace]:
+        """One playout: its score and its trace (per step with two or more options: the option
+        codes, their prior factors ``exp(bias)`` or None, and the index of the chosen option).
+
+        Option ``i`` is drawn with probability ``exp(w_i + b_i) / sum_j exp(w_j + b_j)`` (learned
+        weight plus prior bias), computed as ``factor(w_i) * exp(b_i)`` from the policy's cached
+        factors: one draw ``u`` of the stream per decision, the first option whose running sum
+        of factors reaches ``u * total``."""
         cfg = self.config
         st = self.root.clone()
         seq: list[int] = []
         trace: Trace = []
-        code = self._code
-        bias = self._bias
-        stream = self.stream
+        codes = self._codes
+        prior = self._prior
+        next64 = self.stream.next64
+        factors = policy.factors
+        get = factors.get
         while not st.is_terminal():
             legal = st.legal_actions()
-            cs = [code(st, a) for a in legal]
-            if bias is not None:
-                bs: list[float] | None = [bias(st, a) for a in legal]
-                weights = [math.exp(policy.get(c, 0.0) + b) for c, b in zip(cs, bs, strict=True)]  # type: ignore[arg-type]
+            n = len(legal)
+            if n == 1:
+                next64()  # the draw a one-option decision always took: same stream, same lines
+                action = legal[0]
             else:
-                bs = None
-                weights = [math.exp(policy.get(c, 0.0)) for c in cs]
-            r = (stream.next64() / 2.0**64) * sum(weights)
-            i = 0
-            acc = weights[0]
-            while acc < r and i < len(weights) - 1:
-                i += 1
-                acc += weights[i]
-            st.apply(legal[i])
-            seq.append(legal[i])
-            if len(cs) > 1:
-                trace.append((cs, bs, i))
+                cs = codes(st, legal)
+                fs = prior(st, legal) if prior is not None else None
+                if fs is None:
+                    sums = list(accumulate([get(c, 1.0) for c in cs]))
+                else:
+                    sums = list(accumulate([get(c, 1.0) * f for c, f in zip(cs, fs, strict=True)]))
+                r = (next64() / 2.0**64) * sums[-1]
+                i = bisect_left(sums, r)
+                if i >= n:
+                    i = n - 1
+                action = legal[i]
+                trace.append((cs, fs, i))
+            st.apply(action)
+            seq.append(action)
         self.best.nodes += len(seq)
         self.best.playouts += 1
         value = st.value()
@@ -164,39 +193,57 @@ class NRPA(Generic[S]):
 
     # -------------------------------------------------------------- adaptation
 
-    def adapt(self, policy: dict[Hashable, float], trace: Trace) -> dict[Hashable, float]:
-        """Move the policy toward the best sequence (Rosin's Adapt; with biases, the gradient
-        of GNRPA), from the trace recorded by the playout so the sequence is not replayed."""
+    def adapt(self, policy: Policy, trace: Trace) -> None:
+        """Move `policy` toward the sequence of `trace`, in place: Rosin's Adapt (with prior
+        factors, the gradient of GNRPA). As in the standard algorithm, every step's
+        probabilities come from the weights *before* this adaptation (the standard version
+        reads the old policy and writes a copy): all of them are computed first, then the
+        updates are applied in the standard order, so the weights are the very floats the
+        copying version gives. The cached factors of the codes changed are then refreshed."""
         alpha = self.config.alpha
-        new = dict(policy)
-        for cs, bs, i in trace:
-            if bs is None:
-                ws = [math.exp(policy.get(c, 0.0)) for c in cs]
+        get = policy.factors.get
+        steps: list[tuple[Sequence[Hashable], list[float], float, int]] = []
+        for cs, fs, i in trace:
+            if fs is None:
+                ws = [get(c, 1.0) for c in cs]
             else:
-                ws = [math.exp(policy.get(c, 0.0) + b) for c, b in zip(cs, bs, strict=True)]
-            z = sum(ws)
-            new[cs[i]] = new.get(cs[i], 0.0) + alpha
+                ws = [get(c, 1.0) * f for c, f in zip(cs, fs, strict=True)]
+            steps.append((cs, ws, sum(ws), i))
+        weights = policy.weights
+        wget = weights.get
+        for cs, ws, z, i in steps:
+            chosen = cs[i]
+            weights[chosen] = wget(chosen, 0.0) + alpha
             for c, w in zip(cs, ws, strict=True):
-                new[c] = new.get(c, 0.0) - alpha * w / z
-        return new
+                weights[c] = wget(c, 0.0) - alpha * w / z
+        factors = policy.factors
+        exp = math.exp
+        for cs, _, _, _ in steps:
+            for c in cs:
+                factors[c] = exp(weights[c])
 
-    def level(self, n: int, policy: dict[Hashable, float]) -> tuple[float, Trace]:
+    def level(self, n: int, policy: Policy) -> tuple[float, Trace]:
+        """A level-`n` search that adapts `policy` in place (the caller's copy: a level gives
+        each level below it a copy of its own policy, as in the standard algorithm)."""
         if n == 0:
             return self.playout(policy)
         best_score = -math.inf
         best_trace: Trace = []
         for _ in range(self.config.iterations):
-            score, trace = self.level(n - 1, policy)
+            if n == 1:
+                score, trace = self.playout(policy)  # a playout does not change its policy
+            else:
+                score, trace = self.level(n - 1, policy.copy())
             if score >= best_score:
                 best_score, best_trace = score, trace
-            policy = self.adapt(policy, best_trace)
+            self.adapt(policy, best_trace)
         return best_score, best_trace
 
     def run(self) -> Incumbent:
         """Restart level-`level` searches until the budget runs out (at least one playout)."""
         try:
             while True:
-                self.level(self.config.level, {})
+                self.level(self.config.level, Policy())
                 if self.config.max_nodes is None and self.config.max_seconds is None \
                         and self.should_stop is None:
                     break

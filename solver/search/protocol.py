@@ -97,6 +97,15 @@ class Game(Protocol[S_contra]):
         """A prior weight of an action (used only when `has_prior`)."""
         ...
 
+    def policy_codes(self, state: S_contra, legal: Sequence[int]) -> Sequence[Hashable]:
+        """``[policy_code(state, a) for a in legal]``, in one call (NRPA asks it per decision)."""
+        ...
+
+    def policy_factors(self, state: S_contra, legal: Sequence[int]) -> Sequence[float] | None:
+        """``[exp(policy_bias(state, a)) for a in legal]`` in one call, or None when every bias
+        is 0 (used only when `has_prior`)."""
+        ...
+
     def shortfall(self, state: S_contra) -> float:
         """How far a terminal is from meeting its hard constraints (0: met or unknown)."""
         ...
@@ -118,6 +127,12 @@ class PlainGame(Generic[S]):
 
     def policy_bias(self, state: S, action: int) -> float:
         return 0.0
+
+    def policy_codes(self, state: S, legal: Sequence[int]) -> Sequence[Hashable]:
+        return legal
+
+    def policy_factors(self, state: S, legal: Sequence[int]) -> Sequence[float] | None:
+        return None
 
     def shortfall(self, state: S) -> float:
         return 0.0

@@ -1,0 +1,200 @@
+"""NRPA (`solver.search.nrpa`) against a straightforward reference implementation.
+
+The search keeps cached ``exp`` factors, asks the game for the codes and prior factors of a
+whole decision at once and adapts its policy in place; the standard algorithm (Rosin 2011;
+with a prior, GNRPA) copies the policy at every adaptation and reads the old one. These tests
+pin that both play the same playouts and return the same lines, on a small toy puzzle over the
+search protocol, with and without a prior.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+
+import pytest
+
+from solver.rng import Stream
+from solver.search.nrpa import NRPA, NRPAConfig, Policy
+from solver.search.protocol import PlainGame
+
+
+class Digits:
+    """A toy puzzle: twelve decisions; at step ``k`` pick a digit among ``1 + (k * 7) % 4``
+    options (one-option steps included); the score weighs each digit by its step and by the
+    previous digit; a line is feasible when its digit sum is not a multiple of 4."""
+
+    STEPS = 12
+
+    def __init__(self, picks: tuple[int, ...] = ()) -> None:
+        self.picks = list(picks)
+
+    def legal_actions(self) -> list[int]:
+        k = len(self.picks)
+        return [] if k >= self.STEPS else list(range(1 + (k * 7) % 4))
+
+    def apply(self, action: int) -> None:
+        if action not in self.legal_actions():
+            raise ValueError(action)
+        self.picks.append(action)
+
+    def clone(self) -> Digits:
+        return Digits(tuple(self.picks))
+
+    def is_terminal(self) -> bool:
+        return len(self.picks) >= self.STEPS
+
+    def value(self) -> float:
+        prev, total = 1, 0.0
+        for k, d in enumerate(self.picks):
+            total += d * ((k % 5) + 1) * (1 + (prev == 2))
+            prev = d
+        return total
+
+    def feasible(self) -> bool:
+        return sum(self.picks) % 4 != 0
+
+    def key(self) -> Hashable:
+        return tuple(self.picks)
+
+    def action_to_string(self, action: int) -> str:
+        return str(action)
+
+
+class PriorGame(PlainGame[Digits]):
+    """Context codes (the step and the digit) and a prior that prefers small digits late."""
+
+    has_prior = True
+
+    def policy_code(self, state: Digits, action: int) -> Hashable:
+        return (len(state.picks), action)
+
+    def policy_bias(self, state: Digits, action: int) -> float:
+        return -0.4 * action if len(state.picks) > 6 else 0.3 * action
+
+    def policy_codes(self, state: Digits, legal: Sequence[int]) -> Sequence[Hashable]:
+        return [self.policy_code(state, a) for a in legal]
+
+    def policy_factors(self, state: Digits, legal: Sequence[int]) -> Sequence[float] | None:
+        return [math.exp(self.policy_bias(state, a)) for a in legal]
+
+    def shortfall(self, state: Digits) -> float:
+        return float(sum(state.picks) % 4 == 0)
+
+
+class Reference:
+    """NRPA as published: a level copies its policy at each adaptation (``new = dict(policy)``)
+    and computes the probabilities on the old one; a playout draws with the running sum of
+    ``exp(weight + bias)``. Same stream use, budget and tie rule as `NRPA`."""
+
+    def __init__(self, root: Digits, cfg: NRPAConfig, game: PlainGame[Digits]) -> None:
+        self.root, self.cfg, self.game = root, cfg, game
+        self.stream = Stream(cfg.seed, "nrpa", 0)
+        self.value, self.line = -math.inf, list[int]()
+        self.nodes = self.playouts = 0
+        self.use_bias = cfg.use_bias and game.has_prior
+
+    def bias(self, st: Digits, a: int) -> float:
+        return self.game.policy_bias(st, a) if self.use_bias else 0.0
+
+    def playout(self, policy: dict[Hashable, float]) -> tuple[float, list[tuple[list[Hashable], list[float], int]]]:
+        st, seq, trace = self.root.clone(), list[int](), []
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            cs = [self.game.policy_code(st, a) for a in legal]
+            bs = [self.bias(st, a) for a in legal]
+            ws = [math.exp(policy.get(c, 0.0) + b) for c, b in zip(cs, bs, strict=True)]
+            r = (self.stream.next64() / 2.0**64) * sum(ws)
+            i, acc = 0, ws[0]
+            while acc < r and i < len(ws) - 1:
+                i += 1
+                acc += ws[i]
+            st.apply(legal[i])
+            seq.append(legal[i])
+            if len(cs) > 1:
+                trace.append((cs, bs, i))
+        self.nodes += len(seq)
+        self.playouts += 1
+        value = st.value()
+        if st.feasible():
+            if value > self.value:
+                self.value, self.line = value, seq
+            score = value
+        else:
+            score = value - self.cfg.infeasible_penalty - self.game.shortfall(st)
+        if self.cfg.max_nodes is not None and self.nodes >= self.cfg.max_nodes:
+            raise StopIteration
+        return score, trace
+
+    def adapt(self, policy: dict[Hashable, float],
+              trace: list[tuple[list[Hashable], list[float], int]]) -> dict[Hashable, float]:
+        new = dict(policy)
+        for cs, bs, i in trace:
+            ws = [math.exp(policy.get(c, 0.0) + b) for c, b in zip(cs, bs, strict=True)]
+            z = sum(ws)
+            new[cs[i]] = new.get(cs[i], 0.0) + self.cfg.alpha
+            for c, w in zip(cs, ws, strict=True):
+                new[c] = new.get(c, 0.0) - self.cfg.alpha * w / z
+        return new
+
+    def level(self, n: int, policy: dict[Hashable, float]) -> tuple[float, list[tuple[list[Hashable], list[float], int]]]:
+        if n == 0:
+            return self.playout(policy)
+        best, best_trace = -math.inf, []
+        for _ in range(self.cfg.iterations):
+            score, trace = self.level(n - 1, policy)
+            if score >= best:
+                best, best_trace = score, trace
+            policy = self.adapt(policy, best_trace)
+        return best, best_trace
+
+    def run(self) -> Reference:
+        try:
+            while True:
+                self.level(self.cfg.level, {})
+        except StopIteration:
+            pass
+        return self
+
+
+CASES = [(level, iterations, seed, nodes) for level, iterations in ((1, 20), (2, 6), (3, 3))
+         for seed in (0, 7) for nodes in (600, 2_500)]
+
+
+@pytest.mark.parametrize(("level", "iterations", "seed", "nodes"), CASES)
+def test_same_lines_as_the_reference_without_prior(level: int, iterations: int, seed: int,
+                                                   nodes: int) -> None:
+    cfg = NRPAConfig(level=level, iterations=iterations, seed=seed, max_nodes=nodes)
+    ref = Reference(Digits(), cfg, PlainGame()).run()
+    inc = NRPA(Digits(), cfg).run()
+    assert (inc.value, inc.line, inc.nodes, inc.playouts) == (ref.value, ref.line, ref.nodes,
+                                                              ref.playouts)
+
+
+@pytest.mark.parametrize(("level", "iterations", "seed", "nodes"), CASES)
+def test_same_lines_as_the_reference_with_prior(level: int, iterations: int, seed: int,
+                                                nodes: int) -> None:
+    cfg = NRPAConfig(level=level, iterations=iterations, seed=seed, max_nodes=nodes, alpha=0.7)
+    ref = Reference(Digits(), cfg, PriorGame()).run()
+    inc = NRPA(Digits(), cfg, game=PriorGame()).run()
+    assert (inc.value, inc.line, inc.nodes, inc.playouts) == (ref.value, ref.line, ref.nodes,
+                                                              ref.playouts)
+
+
+def test_in_place_adapt_gives_the_standard_weights_bit_for_bit() -> None:
+    """Many adaptations of one policy, in place and by copy, with codes repeated within a
+    trace (the case where reading updated weights would differ): the same floats."""
+    cfg = NRPAConfig(level=1, iterations=1, seed=3, max_nodes=10**9)
+    run, ref = NRPA(Digits(), cfg), Reference(Digits(), cfg, PlainGame())
+    policy, standard = Policy(), dict[Hashable, float]()
+    stream = Stream(11, "test", 0)
+    for _ in range(40):
+        trace = []
+        for _step in range(15):
+            n = 2 + stream.below(3)
+            cs: list[Hashable] = [stream.below(6) * 10 + j for j in range(n)]
+            trace.append((cs, None, stream.below(n)))
+        run.adapt(policy, trace)
+        standard = ref.adapt(standard, [(cs, [0.0] * len(cs), i) for cs, _, i in trace])
+    assert policy.weights == standard
+    assert policy.factors == {c: math.exp(w) for c, w in standard.items()}
