@@ -2,9 +2,9 @@
 
 One run takes a suite selection (`benchmarks.suite`), a list of budgets (seconds per instance)
 and a list of contenders (`CONTENDERS`: our methods ``solve``, ``nrpa``, ``exact`` and the
-baselines ``random``, ``greedy``, ``mcts`` of `benchmarks.baselines`), and for each budget,
-instance and contender runs the contender from the instance's root on one core, one after the
-other (so the runs do not compete for the 2 cores of a small machine).
+baselines ``random``, ``greedy``, ``mcts``, ``mcts-binary`` of `benchmarks.baselines`), and for
+each budget, instance and contender runs the contender from the instance's root on one core,
+one after the other (so the runs do not compete for the 2 cores of a small machine).
 
 Outputs, in the output folder (default ``bench-results/``):
 
@@ -49,7 +49,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from benchmarks.baselines import BASELINES, Runner, RunResult
+from benchmarks.baselines import BASELINES, OPENSPIEL_BASELINES, Runner, RunResult
 from benchmarks.engine import run as engine_run
 from benchmarks.plots import plot_all
 from benchmarks.suite import DEFAULT_SUITE, Instance, SuiteError, load_suite
@@ -142,7 +142,8 @@ def available_contenders() -> tuple[list[str], dict[str, str]]:
     try:
         load_pyspiel()
     except OpenSpielUnavailable:
-        missing["mcts"] = "open-spiel is not installed (pip install 'heritage[bench]')"
+        for name in OPENSPIEL_BASELINES:
+            missing[name] = "open-spiel is not installed (pip install 'heritage[bench]')"
     return [n for n in CONTENDERS if n not in missing], missing
 
 
