@@ -60,6 +60,7 @@ from solver.game import HeritageGame
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
 from solver.search.status import Status
+from solver.search.tt import DEFAULT_MEMORY_MB
 from solver.solve import Progress, SolveConfig, solve
 
 DEFAULT_OUT = Path("bench-results")
@@ -116,7 +117,8 @@ def run_exact(root: GameState, budget: float, seed: int) -> RunResult:
     reports its line when it stops."""
     start = time.monotonic()
     game = HeritageGame()
-    res = search(root, SearchConfig(max_seconds=budget), order=game.order(root, []), game=game)
+    res = search(root, SearchConfig(max_seconds=budget, tt_memory_mb=DEFAULT_MEMORY_MB),
+                 order=game.order(root, []), game=game)
     seconds = time.monotonic() - start
     if res.status == Status.OPTIMAL:
         bound: float | None = res.value
