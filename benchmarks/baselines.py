@@ -21,7 +21,13 @@ Baselines:
   break them at random.
 * ``mcts``: OpenSpiel's Python ``MCTSBot`` (UCT, random-rollout evaluator) playing our engine
   through the OpenSpiel adapter (`puzzles.openspiel_game`), move by move, each move given an
-  equal share of the time left (see `mcts`). Needs the optional ``open-spiel`` package.
+  equal share of the time left (see `mcts`), with the shaped terminal reward: NRPA's ranking of
+  finished lines (every goal met first, VP second, goal shortfall among misses) scaled to
+  [0, 1] (`puzzles.openspiel_game.shaped_reward`), the fair comparison with our searches.
+  Needs the optional ``open-spiel`` package.
+* ``mcts-binary``: the same with the reward before issue 13 (VP/100, 0 for any missed goal:
+  `puzzles.openspiel_game.binary_reward`), kept for the record: far from the end, where most
+  rollouts miss a goal, it gives UCT nothing to follow.
 
 A result's ``status`` uses the solver words (`solver.search.status.Status`): baselines say
 FEASIBLE (a goal-meeting line) or UNKNOWN; only ``solve`` and ``exact`` can prove anything.
@@ -35,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from puzzles.openspiel_game import load_pyspiel, make_game, reward
+from puzzles.openspiel_game import load_pyspiel, make_game
 from solver.engine.goal_check import goal_shortfall
 from solver.engine.state import GameState
 from solver.rng import Stream
@@ -190,8 +196,23 @@ def greedy(root: GameState, budget: float, seed: int, cfg: BaselineConfig = DEFA
 
 
 def mcts(root: GameState, budget: float, seed: int, cfg: BaselineConfig = DEFAULT) -> RunResult:
+    """OpenSpiel's MCTS with the shaped reward (`puzzles.openspiel_game.shaped_reward`: every
+    goal met first, VP second, scaled to [0, 1]); see `run_mcts`."""
+    return run_mcts(root, budget, seed, "shaped", cfg)
+
+
+def mcts_binary(root: GameState, budget: float, seed: int,
+                cfg: BaselineConfig = DEFAULT) -> RunResult:
+    """OpenSpiel's MCTS with the binary reward (`puzzles.openspiel_game.binary_reward`: VP/100
+    clipped to [0, 1], 0 when a goal is missed); see `run_mcts`."""
+    return run_mcts(root, budget, seed, "binary", cfg)
+
+
+def run_mcts(root: GameState, budget: float, seed: int, reward: str,
+             cfg: BaselineConfig = DEFAULT) -> RunResult:
     """OpenSpiel's Python ``MCTSBot`` with ``RandomRolloutEvaluator`` playing one game on our
-    engine (`puzzles.openspiel_game`), reward VP/100 clipped to [0, 1], 0 when a goal is missed.
+    engine (`puzzles.openspiel_game`) with the terminal reward named `reward` (``"shaped"``:
+    the contender ``mcts``; ``"binary"``: ``mcts-binary``).
 
     Time: OpenSpiel's bot takes a number of simulations, not a time; before each move the
     simulations are set to ``(time left / (length_share * moves left)) * simulations per
@@ -212,7 +233,7 @@ def mcts(root: GameState, budget: float, seed: int, cfg: BaselineConfig = DEFAUL
 
     start = time.monotonic()
     deadline = start + budget
-    game = make_game(root)
+    game = make_game(root, reward=reward)
     log = game.log
     log.started = start
     evaluator = os_mcts.RandomRolloutEvaluator(n_rollouts=cfg.rollouts,
@@ -250,13 +271,17 @@ def mcts(root: GameState, budget: float, seed: int, cfg: BaselineConfig = DEFAUL
     found = log.best_vp > -math.inf
     failed = None if found else played.value()
     return RunResult(
-        solver="mcts", status=Status.FEASIBLE if found else Status.UNKNOWN,
+        solver="mcts" if reward == "shaped" else f"mcts-{reward}",
+        status=Status.FEASIBLE if found else Status.UNKNOWN,
         vp=log.best_vp if found else None, line=list(log.best_line), bound=None,
         time_to_best=log.found_at if found else None, nodes=log.decisions,
         seconds=time.monotonic() - start, trace=list(log.improvements), failed_vp=failed,
         extra={"simulations": sims, "moves": moves, "played_vp": played.value(),
-               "played_goals_met": played.feasible(), "played_reward": reward(played),
+               "played_goals_met": played.feasible(), "played_reward": game.reward_of(played),
                "rollout_terminals": log.terminals})
 
 
-BASELINES: dict[str, Runner] = {"random": random_play, "greedy": greedy, "mcts": mcts}
+BASELINES: dict[str, Runner] = {"random": random_play, "greedy": greedy, "mcts": mcts,
+                                "mcts-binary": mcts_binary}
+#: The baselines that need the optional ``open-spiel`` package.
+OPENSPIEL_BASELINES = ("mcts", "mcts-binary")

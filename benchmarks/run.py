@@ -2,9 +2,9 @@
 
 One run takes a suite selection (`benchmarks.suite`), a list of budgets (seconds per instance)
 and a list of contenders (`CONTENDERS`: our methods ``solve``, ``nrpa``, ``exact`` and the
-baselines ``random``, ``greedy``, ``mcts`` of `benchmarks.baselines`), and for each budget,
-instance and contender runs the contender from the instance's root on one core, one after the
-other (so the runs do not compete for the 2 cores of a small machine).
+baselines ``random``, ``greedy``, ``mcts``, ``mcts-binary`` of `benchmarks.baselines`), and for
+each budget, instance and contender runs the contender from the instance's root on one core,
+one after the other (so the runs do not compete for the 2 cores of a small machine).
 
 Outputs, in the output folder (default ``bench-results/``):
 
@@ -49,7 +49,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from benchmarks.baselines import BASELINES, Runner, RunResult
+from benchmarks.baselines import BASELINES, OPENSPIEL_BASELINES, Runner, RunResult
 from benchmarks.engine import run as engine_run
 from benchmarks.plots import plot_all
 from benchmarks.suite import DEFAULT_SUITE, Instance, SuiteError, load_suite
@@ -60,6 +60,7 @@ from solver.game import HeritageGame
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
 from solver.search.status import Status
+from solver.search.tt import DEFAULT_MEMORY_MB
 from solver.solve import Progress, SolveConfig, solve
 
 DEFAULT_OUT = Path("bench-results")
@@ -116,7 +117,8 @@ def run_exact(root: GameState, budget: float, seed: int) -> RunResult:
     reports its line when it stops."""
     start = time.monotonic()
     game = HeritageGame()
-    res = search(root, SearchConfig(max_seconds=budget), order=game.order(root, []), game=game)
+    res = search(root, SearchConfig(max_seconds=budget, tt_memory_mb=DEFAULT_MEMORY_MB),
+                 order=game.order(root, []), game=game)
     seconds = time.monotonic() - start
     if res.status == Status.OPTIMAL:
         bound: float | None = res.value
@@ -142,7 +144,8 @@ def available_contenders() -> tuple[list[str], dict[str, str]]:
     try:
         load_pyspiel()
     except OpenSpielUnavailable:
-        missing["mcts"] = "open-spiel is not installed (pip install 'heritage[bench]')"
+        for name in OPENSPIEL_BASELINES:
+            missing[name] = "open-spiel is not installed (pip install 'heritage[bench]')"
     return [n for n in CONTENDERS if n not in missing], missing
 
 

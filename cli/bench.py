@@ -79,7 +79,8 @@ def bench_command(
         "passes (default 10; --smoke: the suite's smoke budget).")] = None,
     solver: Annotated[list[str] | None, typer.Option(
         "--solver", metavar="NAME", help="Run only this solver (repeatable): solve, nrpa, exact, "
-        "random, greedy, mcts. Default: all (mcts only with open-spiel installed).")] = None,
+        "random, greedy, mcts (shaped reward: goals first, VP second), mcts-binary (VP/100, 0 for "
+        "a missed goal). Default: all (mcts and mcts-binary only with open-spiel installed).")] = None,
     subset: Annotated[str | None, typer.Option(
         "--subset", metavar="NAME", help="A named subset of the suite: smoke, core6.")] = None,
     instance: Annotated[list[str] | None, typer.Option(

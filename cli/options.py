@@ -15,6 +15,8 @@ from typing import Annotated
 
 import typer
 
+from solver.search.tt import DEFAULT_MEMORY_MB
+
 # ------------------------------------------------------------------ the deal
 
 TrialOption = Annotated[int | None, typer.Option(
@@ -101,6 +103,11 @@ BoundOption = Annotated[str, typer.Option(
     "--bound", metavar="{simple,cpsat}", help="Bound of the exact search: 'simple', or 'cpsat' "
     "(the constraint layer: a tighter bound near the end, an INFEASIBLE proof at the start "
     "when the goals cannot be met, a plan that orders the search).")]
+TTMemoryOption = Annotated[float, typer.Option(
+    "--tt-memory", metavar="MB", min=1.0, max=1_048_576.0,
+    help="Memory cap of the exact search's transposition table, in MiB (default 1024: a solve "
+    "stays under about 2 GB). A full table forgets its oldest positions: a smaller cap can "
+    "cost time, never the optimum.")]
 FromOption = Annotated[Path | None, typer.Option(
     "--from", metavar="POSITION.json", help="Solve from a position: a line file whose line is a "
     "prefix of a game (its setup replaces the deal options).")]
@@ -135,6 +142,7 @@ class SolveOptions:
     node_limit: int | None = None
     workers: int = 1
     bound: str = "simple"
+    tt_memory: float = DEFAULT_MEMORY_MB
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ from cli.options import (
     TimeSpaceOption,
     TrialOption,
     TrialsOption,
+    TTMemoryOption,
     ViewOptions,
     WorkersOption,
 )
@@ -69,6 +70,7 @@ from solver.engine.describe import TurnReport, describe_line
 from solver.engine.goal_check import goals_json
 from solver.engine.record import GameRecord
 from solver.search.status import Status
+from solver.search.tt import DEFAULT_MEMORY_MB
 from solver.solve import Progress, SolveConfig, SolveResult, solve
 
 
@@ -116,7 +118,7 @@ def _config(opts: SolveOptions, first: bool) -> SolveConfig:
     if time_limit is None and node_limit is None:
         node_limit = 200_000
     return SolveConfig(time_limit=time_limit, node_limit=node_limit, workers=workers,
-                       first_solution=first, bound=opts.bound)
+                       first_solution=first, bound=opts.bound, tt_memory_mb=opts.tt_memory)
 
 
 def _fmt(value: float | None) -> str:
@@ -282,6 +284,7 @@ def solve_command(
     chests: ChestsOption = None,
     trials: TrialsOption = None,
     bound: BoundOption = "simple",
+    tt_memory: TTMemoryOption = DEFAULT_MEMORY_MB,
     json_output: Annotated[bool, typer.Option("--json", help="Print the line file with status, "
                                               "vp, bound, gap, nodes and seconds.")] = False,
     out_file: Annotated[Path | None, typer.Option("--out", metavar="FILE",
@@ -301,7 +304,7 @@ def solve_command(
                                     cards=cards, chests=chests, trials=trials, deck=deck,
                                     dice=dice, time_space=time_space, tech_deck_1=tech_deck_1,
                                     tech_deck_2=tech_deck_2, no_base=no_base),
-                        from_file, time_limit, node_limit, workers, bound)
+                        from_file, time_limit, node_limit, workers, bound, tt_memory)
     solve_position(lambda: _root(opts), opts, ViewOptions(notation, show_deal, plot),
                    json_output, out_file)
 
@@ -333,6 +336,7 @@ def check_command(
     chests: ChestsOption = None,
     trials: TrialsOption = None,
     bound: BoundOption = "simple",
+    tt_memory: TTMemoryOption = DEFAULT_MEMORY_MB,
     json_output: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
     deck: DeckOption = None,
     dice: DiceOption = None,
@@ -348,7 +352,7 @@ def check_command(
                                     cards=cards, chests=chests, trials=trials, deck=deck,
                                     dice=dice, time_space=time_space, tech_deck_1=tech_deck_1,
                                     tech_deck_2=tech_deck_2, no_base=no_base),
-                        from_file, time_limit, node_limit, workers, bound)
+                        from_file, time_limit, node_limit, workers, bound, tt_memory)
     cfg = _config(opts, first=True)
     root = _root(opts)
     res = _run(root, cfg)

@@ -11,10 +11,15 @@ The game as OpenSpiel sees it (`GAME_TYPE`, `game_info`):
   setup's seeds: RULES.md section 3), perfect information for the player's planning purposes;
 * actions are the engine's codes ``kind << 10 | value`` (`solver.engine.actions`), all below
   `solver.engine.actions.ACTION_SPACE`; the legal ones are listed in ascending order, as OpenSpiel asks;
-* terminal reward only: ``clip(VP / 100, 0, 1)`` when every goal chest of the trial is met
-  (RULES.md section 8), ``0`` when a goal is missed; UCT expects returns in about ``[0, 1]``;
+* terminal reward only, in ``[0, 1]`` as UCT expects, of one of two kinds (`REWARDS`):
+  ``shaped`` (the default, `shaped_reward`): the order in which NRPA ranks finished lines
+  (`solver.search.nrpa`): every line meeting every goal chest (RULES.md section 8) above every
+  line missing one, then more VP, a missed line losing one VP per unit of goal shortfall;
+  ``binary`` (`binary_reward`, the baseline before issue 13): ``clip(VP / 100, 0, 1)`` when
+  every goal is met, ``0`` when one is missed;
 * game parameters: ``trial`` (0: none), ``hand`` (``"1"``-``"4"`` or ``"draw"``), ``seed``,
-  and ``position`` (a position file, `solver.engine.record.load_position`; it replaces the others).
+  ``position`` (a position file, `solver.engine.record.load_position`; it replaces the others)
+  and ``reward`` (``"shaped"`` or ``"binary"``).
 
 `make_game(root=state)` builds the game from any engine position, which is how the benchmark
 uses it. The adapter counts the engine decisions applied through it and remembers the best
@@ -32,6 +37,7 @@ import copy
 import functools
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -40,16 +46,26 @@ from typing import Any
 from puzzles.deal import build_setup, load_cards
 from puzzles.lines import load_position_file
 from solver.engine.actions import ACTION_SPACE
+from solver.engine.goal_check import goal_shortfall
 from solver.engine.newgame import new_game
 from solver.engine.state import GameState
 
 GAME_NAME = "python_heritage"
 #: Longest game OpenSpiel is told about; real games take about 55-150 decisions.
 MAX_GAME_LENGTH = 2000
-#: VP of a reward of 1 (rewards are clipped to [0, 1]).
+#: Binary reward: VP of a reward of 1 (rewards are clipped to [0, 1]).
 VP_SCALE = 100.0
+#: Shaped reward: a line meeting every goal scores in [MET_FLOOR, 1], one missing a goal in
+#: [0, MISSED_CEILING]; the gap between them keeps the two apart after rounding.
+MET_FLOOR = 0.5
+MISSED_CEILING = 0.45
+#: Shaped reward: the VP (less shortfall, for a missed line) at the middle of its range, and the
+#: VP over which the logistic rises from about 27% to 73% of it (real lines score 40-100 VP).
+VP_CENTRE = 50.0
+VP_WIDTH = 25.0
 #: Default game parameters (``trial`` 0 means no trial).
-DEFAULT_PARAMS: dict[str, Any] = {"trial": 1, "hand": "1", "seed": 0, "position": ""}
+DEFAULT_PARAMS: dict[str, Any] = {"trial": 1, "hand": "1", "seed": 0, "position": "",
+                                  "reward": "shaped"}
 
 
 class OpenSpielUnavailable(ImportError):
@@ -77,12 +93,72 @@ def load_pyspiel() -> ModuleType:
     return module
 
 
-def reward(st: GameState) -> float:
-    """The terminal reward: VP / `VP_SCALE` clipped to [0, 1] when every goal chest is met
-    (RULES.md section 8), else 0; 0 for an unfinished game."""
+def binary_reward(st: GameState) -> float:
+    """The binary terminal reward: VP / `VP_SCALE` clipped to [0, 1] when every goal chest is
+    met (RULES.md section 8), else 0; 0 for an unfinished game."""
     if not st.is_terminal() or not st.feasible():
         return 0.0
     return min(1.0, max(0.0, st.value() / VP_SCALE))
+
+
+def _squash(x: float) -> float:
+    """A logistic of `x` into (0, 1), increasing; linear enough over real scores (module
+    constants `VP_CENTRE`, `VP_WIDTH`)."""
+    z = (x - VP_CENTRE) / VP_WIDTH
+    if z < 0:  # the two forms avoid exp overflow at either end
+        e = math.exp(z)
+        return e / (1.0 + e)
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def shaped_value(vp: float, goals_met: bool, shortfall: float) -> float:
+    """The shaped reward of a finished line, in [0, 1], ordered as NRPA ranks its playouts
+    (`solver.search.nrpa.NRPA.playout`: ``VP`` for a line meeting every goal, ``VP - penalty -
+    shortfall`` for one missing a goal, the penalty exceeding any VP range):
+
+    * a line meeting every goal scores ``MET_FLOOR + (1 - MET_FLOOR) * squash(VP)`` in
+      [`MET_FLOOR`, 1], above any line missing a goal;
+    * a line missing a goal scores ``MISSED_CEILING * squash(VP - shortfall)`` in
+      [0, `MISSED_CEILING`]: more VP is better, a smaller shortfall is better, one unit of
+      shortfall weighing one VP as in NRPA.
+
+    `squash` is a logistic, increasing everywhere, so ties fall where NRPA's scores tie (up to
+    floating point far outside the range of real scores)."""
+    if goals_met:
+        return MET_FLOOR + (1.0 - MET_FLOOR) * _squash(vp)
+    return MISSED_CEILING * _squash(vp - shortfall)
+
+
+def shaped_reward(st: GameState) -> float:
+    """The shaped terminal reward (`shaped_value`) of a finished game; 0 for an unfinished one.
+    The shortfall is `goal_shortfall`, the measure of NRPA's `solver.game.HeritageGame.shortfall`
+    (RULES.md section 8)."""
+    if not st.is_terminal():
+        return 0.0
+    met = st.feasible()
+    return shaped_value(st.value(), met, 0.0 if met else float(goal_shortfall(st)))
+
+
+#: The terminal rewards by name (game parameter ``reward``).
+REWARDS: dict[str, Callable[[GameState], float]] = {"shaped": shaped_reward,
+                                                   "binary": binary_reward}
+
+
+def reward(st: GameState, kind: str = "shaped") -> float:
+    """The terminal reward of kind `kind` (`REWARDS`) of `st`.
+
+    :raises ValueError: an unknown kind."""
+    return reward_function(kind)(st)
+
+
+def reward_function(kind: str) -> Callable[[GameState], float]:
+    """The reward function named `kind` (`REWARDS`).
+
+    :raises ValueError: an unknown kind."""
+    try:
+        return REWARDS[kind]
+    except KeyError:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {kind!r}") from None
 
 
 @dataclass
@@ -167,6 +243,7 @@ def _classes() -> tuple[Any, Any, Any]:
             merged.update(params or {})
             super().__init__(game_type, game_info(), merged)
             self.root = root.clone() if root is not None else root_from_params(merged)
+            self.reward_of = reward_function(str(merged.get("reward") or "shaped"))
             self.log = PlayoutLog()
 
         def new_initial_state(self) -> HeritageState:
@@ -206,7 +283,7 @@ def _classes() -> tuple[Any, Any, Any]:
             return self.engine.st.is_terminal()
 
         def returns(self) -> list[float]:
-            return [reward(self.engine.st)]
+            return [self.engine.game.reward_of(self.engine.st)]
 
         def rewards(self) -> list[float]:
             return self.returns()
@@ -249,9 +326,11 @@ def register() -> str:
 
 
 def make_game(root: GameState | None = None, **params: Any) -> Any:
-    """A fresh game object: of the engine position `root` (copied), else of `params`.
+    """A fresh game object: of the engine position `root` (copied), else of `params`; the
+    parameter ``reward`` (``"shaped"`` or ``"binary"``) applies either way.
 
-    :raises OpenSpielUnavailable: open-spiel is not installed."""
+    :raises OpenSpielUnavailable: open-spiel is not installed.
+    :raises ValueError: an unknown reward."""
     _, game_class, _ = _classes()
     return game_class(params, root=root)
 

@@ -38,6 +38,7 @@ from solver.search.exhaustive import SearchConfig, SearchResult, search
 from solver.search.interrupt import Interrupt
 from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
 from solver.search.status import Status
+from solver.search.tt import DEFAULT_MEMORY_MB
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class SolveConfig:
     bound: str = "simple"  # "cpsat": the constraint layer's bound, plan and proofs
     root_bound_share: float = 0.25  # the most of a time limit the CP-SAT root bound may take
     plan_bonus: float = PLAN_BONUS  # log-odds NRPA adds to what the root plan names (0: none)
+    tt_memory_mb: float | None = DEFAULT_MEMORY_MB  # the exact search's table (None: no cap)
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.time_limit <= 0:
@@ -85,6 +87,8 @@ class SolveConfig:
             raise ValueError(f"workers must be at least 1, got {self.workers}")
         if self.bound not in BOUND_NAMES:
             raise ValueError(f"bound must be one of {', '.join(BOUND_NAMES)}, got {self.bound!r}")
+        if self.tt_memory_mb is not None and self.tt_memory_mb < 0:
+            raise ValueError(f"tt_memory_mb must be at least 0, got {self.tt_memory_mb}")
 
 
 @dataclass
@@ -249,11 +253,13 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
 
 
 def _exact(root: GameState, game: HeritageGame, line: Sequence[int], value: float | None,
-           nodes: int | None, seconds: float | None, interrupt: Interrupt) -> SearchResult:
+           nodes: int | None, seconds: float | None, interrupt: Interrupt,
+           tt_memory_mb: float | None = DEFAULT_MEMORY_MB) -> SearchResult:
     """Exact branch and bound from `root` with the incumbent; Ctrl-C (`interrupt`) stops it
     like a budget, with the best line it found (FEASIBLE) or none (UNKNOWN)."""
     game.bound.start_search(value)
-    scfg = SearchConfig(max_nodes=nodes, max_seconds=seconds, should_stop=interrupt.is_set)
+    scfg = SearchConfig(max_nodes=nodes, max_seconds=seconds, should_stop=interrupt.is_set,
+                        tt_memory_mb=tt_memory_mb)
     return search(root, scfg, order=game.order(root, line), incumbent=value, game=game)
 
 
@@ -357,7 +363,7 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
             and decline_phases_left(root) <= cfg.exact_first_phases:
         progress.phase = "exact"
         n, t = remaining(cfg.exact_first_share)
-        res = _exact(root, game, line, value, n, t, interrupt)
+        res = _exact(root, game, line, value, n, t, interrupt, cfg.tt_memory_mb)
         interrupted = interrupt.is_set()
         used += res.nodes
         if res.status == Status.OPTIMAL and res.value is not None:
@@ -389,7 +395,7 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
         if on_progress is not None:
             on_progress(progress)
         n, t = remaining(1.0)
-        res = _exact(root, game, line, value, n, t, interrupt)
+        res = _exact(root, game, line, value, n, t, interrupt, cfg.tt_memory_mb)
         interrupted = interrupt.is_set()
         used += res.nodes
         if res.status == Status.OPTIMAL and res.value is not None:

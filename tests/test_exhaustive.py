@@ -209,8 +209,9 @@ def test_table_replacement_policy() -> None:
     table.store("a", TTEntry(2.0, exact=True, line=(1,)))
     table.store("a", TTEntry(1.0, exact=False))  # an exact entry stays
     assert table.probe("a") == TTEntry(2.0, exact=True, line=(1,))
-    table.store("b", TTEntry(1.0, exact=True))  # full: not stored
-    assert table.probe("b") is None and len(table) == 1
+    table.store("b", TTEntry(1.0, exact=True))  # full: the oldest entry is forgotten
+    assert table.probe("a") is None and table.probe("b") == TTEntry(1.0, exact=True)
+    assert len(table) == 1 and table.evicted == 1
 
 
 def test_status_exit_codes() -> None:
@@ -237,12 +238,15 @@ knapsacks = st.integers(min_value=0, max_value=8).flatmap(
     puzzle=knapsacks,
     transpositions=st.booleans(),
     capacity=st.sampled_from([None, 0, 3]),
+    memory=st.sampled_from([None, 0.0, 0.001]),
     take_first=st.booleans(),
 )
 def test_search_matches_brute_force(
-    puzzle: Knapsack, transpositions: bool, capacity: int | None, take_first: bool
+    puzzle: Knapsack, transpositions: bool, capacity: int | None, memory: float | None,
+    take_first: bool
 ) -> None:
-    config = SearchConfig(transpositions=transpositions, tt_capacity=capacity)
+    config = SearchConfig(transpositions=transpositions, tt_capacity=capacity,
+                          tt_memory_mb=memory)
     order = (lambda _s, a: tuple(reversed(a))) if take_first else None
     result = search(puzzle, config, order=order)
     expected = brute_force(puzzle)

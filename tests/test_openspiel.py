@@ -1,7 +1,8 @@
 """The OpenSpiel adapter (`puzzles.openspiel_game`): OpenSpiel's own conformance check for Python
-games, a state that mirrors the engine step by step, the terminal reward (VP/100 clipped to
-[0, 1] when every goal is met, else 0), and OpenSpiel's Python MCTSBot on it (issue:
-Benchmarks). The tests that need ``open-spiel`` (the optional extra ``bench``) skip without it.
+games, a state that mirrors the engine step by step, the terminal rewards (shaped: NRPA's
+ranking of finished lines in [0, 1], issue 13; binary: VP/100 clipped to [0, 1] when every goal
+is met, else 0), and OpenSpiel's Python MCTSBot on it (issue: Benchmarks). The tests that need
+``open-spiel`` (the optional extra ``bench``) skip without it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.rng import Stream
 from solver.search.exhaustive import SearchConfig, search
+from solver.search.nrpa import NRPAConfig
+from solver.search.playout import random_playout
 from solver.search.status import Status
 
 NO_OPENSPIEL = ("open-spiel is not installed (optional extra 'bench': pip install "
@@ -51,7 +54,8 @@ def test_the_adapter_imports_without_open_spiel_and_says_how_to_get_it(monkeypat
     from benchmarks.run import available_contenders
 
     names, missing = available_contenders()
-    assert "mcts" not in names and "open-spiel is not installed" in missing["mcts"]
+    for name in ("mcts", "mcts-binary"):
+        assert name not in names and "open-spiel is not installed" in missing[name]
     assert names == ["solve", "nrpa", "exact", "random", "greedy"]
 
 
@@ -76,9 +80,68 @@ class _Terminal:
     (45, True, 0.45), (100, True, 1.0), (130, True, 1.0), (-7, True, 0.0), (0, True, 0.0),
     (80, False, 0.0),
 ])
-def test_reward_is_vp_over_100_clipped_and_0_when_a_goal_is_missed(vp: float, met: bool,
-                                                                    expected: float) -> None:
-    assert og.reward(_Terminal(vp, met)) == pytest.approx(expected)  # type: ignore[arg-type]
+def test_binary_reward_is_vp_over_100_clipped_and_0_when_a_goal_is_missed(
+        vp: float, met: bool, expected: float) -> None:
+    assert og.binary_reward(_Terminal(vp, met)) == pytest.approx(expected)  # type: ignore[arg-type]
+    assert og.reward(_Terminal(vp, met), "binary") == og.binary_reward(_Terminal(vp, met))  # type: ignore[arg-type]
+
+
+VPS = (-40.0, -7.0, 0.0, 12.0, 45.0, 59.0, 60.0, 85.0, 100.0, 130.0, 300.0)
+SHORTFALLS = (0.0, 1.0, 2.0, 5.0, 20.0)
+
+
+def test_shaped_reward_ranks_every_goal_meeting_line_above_every_miss_and_stays_in_0_1() -> None:
+    met = [og.shaped_value(vp, True, 0.0) for vp in VPS]
+    missed = [og.shaped_value(vp, False, s) for vp in VPS for s in SHORTFALLS]
+    assert all(0.0 <= r <= 1.0 for r in met + missed)
+    assert min(met) >= og.MET_FLOOR > og.MISSED_CEILING >= max(missed)
+    assert min(met) > max(missed)
+
+
+def test_shaped_reward_prefers_more_vp_and_less_shortfall() -> None:
+    for lo, hi in zip(VPS, VPS[1:], strict=False):
+        assert og.shaped_value(lo, True, 0.0) < og.shaped_value(hi, True, 0.0)
+        for s in SHORTFALLS:
+            assert og.shaped_value(lo, False, s) < og.shaped_value(hi, False, s)
+    for vp in VPS:
+        for less, more in zip(SHORTFALLS, SHORTFALLS[1:], strict=False):
+            assert og.shaped_value(vp, False, less) > og.shaped_value(vp, False, more)
+
+
+def test_shaped_reward_is_the_default_and_an_unknown_kind_is_refused() -> None:
+    assert og.reward(_Terminal(60, True)) == og.shaped_value(60, True, 0.0)  # type: ignore[arg-type]
+    assert og.reward(_Terminal(60, True)) > og.reward(_Terminal(59, True))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="reward must be one of shaped, binary"):
+        og.reward_function("vp")
+
+
+def _nrpa_score(st: GameState) -> float:
+    """How NRPA scores a finished playout (`solver.search.nrpa.NRPA.playout`)."""
+    penalty = NRPAConfig().infeasible_penalty
+    return st.value() if st.feasible() else st.value() - penalty - HeritageGame().shortfall(st)
+
+
+def test_shaped_reward_orders_random_finished_games_as_nrpa_scores_them() -> None:
+    """On random games from a trial deal (they miss a goal) and from saved positions near the
+    end (some meet every goal), the shaped reward and NRPA's playout score put every pair in
+    the same order."""
+    finished: list[GameState] = []
+    for iid in ("t4-h4-s0", "t4-h4-s0-b4", "t3-h3-s0-b6"):
+        root = instance(iid).root()
+        for g in range(15):
+            st = root.clone()
+            random_playout(st, Stream(g, "openspiel-shaped", 0))
+            finished.append(st)
+    scores = [_nrpa_score(st) for st in finished]
+    rewards = [og.shaped_reward(st) for st in finished]
+    assert len(set(scores)) > 5 and any(st.feasible() for st in finished) \
+        and not all(st.feasible() for st in finished)
+    for a in range(len(finished)):
+        for b in range(len(finished)):
+            if scores[a] < scores[b]:
+                assert rewards[a] < rewards[b], (scores[a], scores[b])
+            elif scores[a] == scores[b]:
+                assert rewards[a] == rewards[b]
 
 
 # ------------------------------------------------------------------ with open-spiel
@@ -150,15 +213,15 @@ def test_returns_score_the_optimal_line_and_the_log_keeps_it() -> None:
     for a in proof.line:
         state.apply_action(a)
     assert state.is_terminal()
-    assert state.returns() == [pytest.approx(optimum(pos) / 100)]
+    assert state.returns() == [pytest.approx(og.shaped_value(optimum(pos), True, 0.0))]
     assert state.rewards() == state.returns()
     assert game.log.best_vp == pos.optimum and game.log.best_line == proof.line
     assert game.log.terminals == 1
 
 
-def test_a_line_that_misses_a_goal_returns_0() -> None:
+def test_a_line_that_misses_a_goal_returns_0_with_the_binary_reward() -> None:
     pyspiel()
-    game = og.make_game(trial=1, hand="1", seed=0)
+    game = og.make_game(trial=1, hand="1", seed=0, reward="binary")
     for g in range(50):
         state = game.new_initial_state()
         stream = Stream(g, "openspiel-test", 1)
@@ -181,7 +244,7 @@ def test_openspiel_mcts_bot_finds_the_optimum_of_a_small_position() -> None:
     from open_spiel.python.algorithms import mcts
 
     pos = instance("t1-h1-s0-b4")
-    game = og.make_game(pos.root())
+    game = og.make_game(pos.root(), reward="binary")
     bot = mcts.MCTSBot(game, uct_c=2, max_simulations=200,
                        evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
                        random_state=np.random.RandomState(0))
@@ -206,3 +269,43 @@ def test_the_mcts_baseline_plays_a_whole_game_within_its_budget_share() -> None:
     assert res.extra["moves"] >= 1 and res.extra["simulations"] >= 2 * res.extra["moves"]
     assert res.vp is not None and res.extra["played_vp"] <= res.vp <= optimum(pos)
     assert res.nodes > 0 and res.trace[-1] == (res.time_to_best, res.vp)
+
+
+def test_the_game_parameter_reward_picks_the_terminal_reward() -> None:
+    ps = pyspiel()
+    og.register()
+    pos = instance("t1-h1-s0-b4")
+    rewards = {}
+    for kind in og.REWARDS:
+        game = ps.load_game("python_heritage", {"position": str(pos.file), "reward": kind})
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions()[0])
+        rewards[kind] = state.returns()[0]
+        assert rewards[kind] == og.REWARDS[kind](og.engine_state(state))
+    assert rewards["shaped"] != rewards["binary"]
+    with pytest.raises(ValueError, match="reward must be one of"):
+        og.make_game(pos.root(), reward="vp")
+
+
+@pytest.mark.parametrize("name", ["mcts", "mcts-binary"])
+def test_both_mcts_baselines_play_a_deal_and_a_position(name: str) -> None:
+    """A smoke run of the fair (shaped) and the binary MCTS: each plays a whole game from a
+    saved position and from a deal on a tiny budget, with lines that replay."""
+    pyspiel()
+    from benchmarks.baselines import BASELINES
+    from benchmarks.run import check
+
+    run = BASELINES[name]
+    for iid in ("t4-h4-s0-b4", "t4-h4-s0"):
+        inst = instance(iid)
+        root = inst.root()
+        res = run(root, 0.3, 0)
+        assert res.solver == name
+        assert check(inst, root, res) == "ok"
+        assert res.extra["moves"] >= 1 and 0.0 <= res.extra["played_reward"] <= 1.0
+        played_met = res.extra["played_goals_met"]
+        if name == "mcts":
+            assert (res.extra["played_reward"] >= og.MET_FLOOR) == played_met
+        elif not played_met:
+            assert res.extra["played_reward"] == 0.0

@@ -41,7 +41,7 @@ from typing import Final, Generic, TypeAlias, TypeVar
 from solver.frozen import Frozen
 from solver.search.protocol import Game, PlainGame, PuzzleState
 from solver.search.status import Status
-from solver.search.tt import TranspositionTable, TTEntry
+from solver.search.tt import MB, TranspositionTable, TTEntry
 
 S = TypeVar("S", bound=PuzzleState)
 
@@ -59,8 +59,10 @@ class SearchConfig(Frozen):
     :param max_nodes: stop after visiting this many nodes (``None``: no limit). A stopped search
         reports ``FEASIBLE`` (with its best solution) or ``UNKNOWN`` (without one).
     :param transpositions: use the transposition table.
-    :param tt_capacity: most positions kept in the table (``None``: no limit); when full, new
-        positions are not stored (positions already stored are still updated).
+    :param tt_capacity: most positions kept in the table (``None``: no limit).
+    :param tt_memory_mb: most memory the table may hold, in MiB, as the table estimates it
+        (``None``: no limit). A full table forgets its oldest entries (`solver.search.tt`): a
+        limit costs transpositions, never the optimum.
     :param max_seconds: stop after this much wall-clock time (not deterministic; checked every
         1024 nodes).
     :param should_stop: polled every 1024 nodes; True stops the search (e.g. Ctrl-C).
@@ -70,6 +72,7 @@ class SearchConfig(Frozen):
     max_nodes: int | None = None
     transpositions: bool = True
     tt_capacity: int | None = None
+    tt_memory_mb: float | None = None
     max_seconds: float | None = None
     should_stop: Callable[[], bool] | None = None
 
@@ -78,6 +81,8 @@ class SearchConfig(Frozen):
             raise ValueError(f"max_nodes must be at least 1, got {self.max_nodes}")
         if self.tt_capacity is not None and self.tt_capacity < 0:
             raise ValueError(f"tt_capacity must be at least 0, got {self.tt_capacity}")
+        if self.tt_memory_mb is not None and self.tt_memory_mb < 0:
+            raise ValueError(f"tt_memory_mb must be at least 0, got {self.tt_memory_mb}")
 
 
 @dataclass(frozen=True)
@@ -111,7 +116,8 @@ class _Search(Generic[S]):
         self.order = order
         self.bound = game.upper_bound
         self.key = game.search_key
-        self.table = TranspositionTable(config.tt_capacity) if config.transpositions else None
+        memory = None if config.tt_memory_mb is None else int(config.tt_memory_mb * MB)
+        self.table = TranspositionTable(config.tt_capacity, memory) if config.transpositions else None
         self.found = False
         self.best_value = NEG_INF
         self.best_line: list[int] = []

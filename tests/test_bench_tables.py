@@ -1,0 +1,66 @@
+"""The closing-note tables of issue 13: ``python -m benchmarks.solve_table`` (status, VP, bound,
+gap, time to best per deal) and ``python -m benchmarks.vs_mcts`` (solve's VP against the fair
+MCTS's), each on one deal with a tiny budget."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks import solve_table, vs_mcts
+
+
+def test_deals_are_selected_by_id_or_by_trials_and_hands() -> None:
+    ids = [d.id for d in solve_table.select_deals("t1-h1, t2-h3-s4", "1", "1", seed=7)]
+    assert ids == ["t1-h1-s7", "t2-h3-s4"]
+    grid = solve_table.select_deals(None, "1,2,3,4,5,6", "1,2,3,4", seed=0)
+    assert len(grid) == 24 and grid[0].id == "t1-h1-s0" and grid[-1].id == "t6-h4-s0"
+    for bad in ("t1", "t1-h5", "x1-h1", "t1-h1-x2"):
+        with pytest.raises(ValueError, match="--deals"):
+            solve_table.select_deals(bad, "1", "1", seed=0)
+
+
+def test_solve_table_prints_json_rows_and_appends_them_to_out(
+        tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "rows.jsonl"
+    assert solve_table.main(["--deals", "t4-h4", "--time-limit", "1", "--workers", "1",
+                             "--json", "--out", str(out)]) == 0
+    printed = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    written = [json.loads(x) for x in out.read_text().splitlines()]
+    assert printed == written and len(written) == 1
+    row = written[0]
+    assert row["deal"] == "t4-h4-s0" and row["time_limit"] == 1.0
+    assert row["status"] in ("FEASIBLE", "UNKNOWN", "OPTIMAL", "INFEASIBLE")
+    for k in ("vp", "bound", "gap", "time_to_best", "nodes_per_second", "failed_vp"):
+        assert k in row
+    assert solve_table.main(["--deals", "t4-h4", "--time-limit", "0.5", "--workers", "1"]) == 0
+    text = capsys.readouterr().out
+    assert text.splitlines()[0].split()[:6] == ["deal", "status", "VP", "bound", "gap", "t_best"]
+    assert "t4-h4-s0" in text and text.splitlines()[-1].startswith("won ")
+
+
+def test_the_flag_is_solve_below_mcts_plus_15_percent() -> None:
+    assert doctest.testmod(vs_mcts).failed == 0
+    assert vs_mcts.flagged(57.4, 50) and not vs_mcts.flagged(57.5, 50)
+    assert not vs_mcts.flagged(0, -10) and vs_mcts.flagged(-9, -10)
+
+
+def test_vs_mcts_compares_a_deal_with_reused_solve_rows(tmp_path: Path, capsys: Any) -> None:
+    pytest.importorskip("pyspiel", reason="open-spiel is not installed (pip install 'heritage[bench]')")
+    rows = tmp_path / "solve.jsonl"
+    rows.write_text(json.dumps({"deal": "t4-h4-s0", "trial": 4, "hand": "4", "seed": 0,
+                                "time_limit": 0.5, "status": "FEASIBLE", "vp": 1.0,
+                                "time_to_best": 0.1}) + "\n")
+    out = tmp_path / "vs.jsonl"
+    assert vs_mcts.main(["--deals", "t4-h4", "--time-limit", "0.5", "--solve-json", str(rows),
+                         "--binary", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "t4-h4-s0" in text and "below MCTS + 15%" in text
+    row = json.loads(out.read_text())
+    assert row["solve_vp"] == 1.0 and row["mcts_budget"] == 0.5
+    assert "mcts_binary_vp" in row and row["mcts_simulations"] >= 2
+    assert row["flagged"] == (row["mcts_vp"] is not None and 1.15 * row["mcts_vp"] > 1.0)
