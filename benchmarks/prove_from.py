@@ -47,10 +47,31 @@ def roots(args: argparse.Namespace) -> list[tuple[str, GameState]]:
     return out
 
 
-def prove_line(name: str, root: GameState, args: argparse.Namespace) -> dict[str, object]:
-    """The earliest turn from whose start the line's continuation is proven optimal."""
-    inc = NRPA(root, NRPAConfig(max_nodes=args.nrpa_nodes), game=HeritageGame()).run()
-    line = inc.line if inc.found else inc.failed_line  # a line missing a goal is proven too
+def given_lines(path: Path) -> list[tuple[str, GameState, list[int]]]:
+    """The goal-meeting lines of a ``solve_table --out`` file: (deal id, root, line)."""
+    book, card_sets = load_cards(["base"])
+    out = []
+    for text in path.read_text(encoding="utf-8").splitlines():
+        if not text.strip():
+            continue
+        row = json.loads(text)
+        if not row.get("line"):
+            continue
+        setup = build_setup(book, card_sets, hand=str(row["hand"]), seed=int(row["seed"]),
+                            trial=int(row["trial"]))
+        out.append((str(row["deal"]), new_game(setup, book), [int(a) for a in row["line"]]))
+    return out
+
+
+def prove_line(name: str, root: GameState, args: argparse.Namespace,
+               given: list[int] | None = None) -> dict[str, object]:
+    """The earliest turn from whose start the line's continuation is proven optimal. The line
+    is `given` (a solve's line, from ``--lines``) or found by NRPA with ``--nrpa-nodes``."""
+    if given is not None:
+        line = given
+    else:
+        inc = NRPA(root, NRPAConfig(max_nodes=args.nrpa_nodes), game=HeritageGame()).run()
+        line = inc.line if inc.found else inc.failed_line  # a line missing a goal is proven too
     starts: dict[int, int] = {}
     st = root.clone()
     for i, a in enumerate(line):
@@ -96,8 +117,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-turn", type=int, default=16)
     parser.add_argument("--down-to", type=int, default=1)
     parser.add_argument("--json", type=Path, help="write the per-line results here")
+    parser.add_argument("--lines", type=Path,
+                        help="prove the lines of a `benchmarks.solve_table --out` file (its "
+                             "goal-meeting lines; deals it did not win are skipped)")
     args = parser.parse_args(argv)
-    results = [prove_line(name, root, args) for name, root in roots(args)]
+    if args.lines:
+        results = [prove_line(name, root, args, line) for name, root, line in given_lines(args.lines)]
+    else:
+        results = [prove_line(name, root, args) for name, root in roots(args)]
     n = len(results)
     if not n:
         return 0

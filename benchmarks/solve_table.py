@@ -66,6 +66,7 @@ def solve_row(inst: Instance, time_limit: float, workers: int, bound: str) -> di
         "time_to_best": round(res.time_to_best, 1),
         "nodes_per_second": round(res.nodes / res.seconds) if res.seconds else 0,
         "nodes": res.nodes, "seconds": round(res.seconds, 1), "failed_vp": res.failed_value,
+        "line": list(res.line),  # the goal-meeting line's actions (`prove_from --lines`)
     }
 
 
