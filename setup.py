@@ -39,6 +39,7 @@ COMPILED = (
     "solver/guidance/*.py",
     "solver/bounds/bound.py",
     "solver/bounds/simple.py",
+    "solver/bounds/reachable.py",
     "solver/game.py",
 )
 #: What stays interpreted inside those rooms, and why. Everything else of the package is
