@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from solver.engine.cards import ARTIFACT, Card, Step
+from solver.engine.cards import ARTIFACT, Card, Step, all_steps
 from solver.engine.frames import (
     D_ACTION,
     D_BOTTOM,
@@ -70,19 +70,11 @@ Gains = tuple[int, int, int, int]
 NONE: Final[Gains] = (0, 0, 0, 0)
 
 
-def _walk(steps: tuple[Step, ...]) -> list[Step]:
-    out: list[Step] = []
-    for s in steps:
-        out.append(s)
-        out.extend(_walk(s.then))
-    return out
-
-
 def step_gains(steps: tuple[Step, ...]) -> Gains:
     """The `Gains` that running `steps` once can bring (a Create of any kind counts for
     both kinds)."""
     mon = art = learns = lost = 0
-    for s in _walk(steps):
+    for s in all_steps(steps):
         if s.op == "create":
             n = max(1, s.count)
             if s.kind != ARTIFACT:
@@ -135,7 +127,7 @@ def activators(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[Activator
     out: list[Activator] = []
     for c in sorted(pool):
         card = cards[c]
-        vanishes = any(s.op == "vanish_if_knowledge" for e in card.effects for s in _walk(e.steps))
+        vanishes = any(s.op == "vanish_if_knowledge" for e in card.effects for s in all_steps(e.steps))
         by = {"immediate": NONE, "timeline": NONE, "decline": NONE, "create": NONE,
               "excavate": NONE}
         kind: int | None = None

@@ -146,6 +146,15 @@ class Step(Frozen):
     then: tuple[Step, ...] = ()
 
 
+def all_steps(steps: tuple[Step, ...]) -> list[Step]:
+    """Every step of `steps`, each followed by the steps its ``then`` runs (depth first)."""
+    out: list[Step] = []
+    for s in steps:
+        out.append(s)
+        out.extend(all_steps(s.then))
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Reduction(Frozen):
     """A standing knowledge reduction for monuments entering play."""

@@ -194,12 +194,6 @@ def requirement_status(counts: Counts, requirement: tuple[Clause, ...]) -> int:
     Learn). With Candi Sukuh in the Timeline (RULES.md D19) the player may lower one "at least"
     value by 1 (floor 0): `MET_IF_RELAXED` when exactly one clause fails, a ``>=`` clause that
     holds once lowered so."""
-    if len(requirement) == 1:  # the common case, the same rule
-        c = requirement[0]
-        v = counts.of(c.counter)
-        if c.holds(v):
-            return MET
-        return MET_IF_RELAXED if c.op == ">=" and v >= max(0, c.value - 1) else NOT_MET
     failing = -1
     value = 0
     for i, c in enumerate(requirement):

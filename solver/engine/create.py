@@ -8,6 +8,7 @@ one group in the player's order (D15). Nested Creates granted by effects are ful
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from solver.engine import actions as A
@@ -33,39 +34,23 @@ def create_cost(card_cost: int, start: int, space: int) -> int:
     return card_cost + abs(space - start)
 
 
-def free_spaces(st: GameState) -> list[int]:
-    """The spaces with a free place (`GameState.has_free_place`), in order."""
-    return [s for s, items in enumerate(st.spaces, 1) if len(items) < 2]
-
-
 def legal_spaces(st: GameState, card: int, payable: int) -> list[int]:
     """Spaces with a free place; a locked card only its starting space; affordable with
     `payable` other cards in hand."""
     c = st.book.cards[card]
-    free = free_spaces(st)
+    free = st.free_spaces()
     start = c.starting_space
     if c.locked:
         return [start] if start in free and c.discard_cost <= payable else []
     return [s for s in free if create_cost(c.discard_cost, start, s) <= payable]
 
 
-def can_create(st: GameState, card: int, payable: int, kind: int | None, mtype: int | None) -> bool:
-    c = st.book.cards[card]
-    if c.is_tech:
-        return False
-    if c.kind == ARTIFACT:
-        if kind == MONUMENT:
-            return False
-        return st.free_artifact_space() >= 0 and c.discard_cost <= payable
-    if kind == ARTIFACT_KIND or (mtype is not None and c.kind != mtype):
-        return False
-    return bool(legal_spaces(st, card, payable))
-
-
 def _creatable_in(cards: tuple[Card, ...], card: int, payable: int, free: list[int],
                   art_free: bool, kind: int | None, mtype: int | None) -> bool:
-    """`can_create` with the free spaces and whether an artifact space is free computed once
-    for many cards (the same state): the same rule, read from the same facts."""
+    """Whether `card` can be created with `payable` other cards to pay, given the spaces with a
+    free place (`free`) and whether an artifact space is free: no technology; an artifact needs
+    a free artifact space and its cost; a monument a free place it can afford, its starting
+    space alone if locked (RULES.md section 4C); `kind`/`mtype` filter a granted Create."""
     c = cards[card]
     if c.is_tech:
         return False
@@ -77,42 +62,37 @@ def _creatable_in(cards: tuple[Card, ...], card: int, payable: int, free: list[i
     start = c.starting_space
     if c.locked:
         return start in free
-    return any(cost + abs(s - start) <= payable for s in free)
+    slack = payable - cost
+    return any(abs(s - start) <= slack for s in free)
+
+
+def can_create(st: GameState, card: int, payable: int, kind: int | None, mtype: int | None) -> bool:
+    """Whether `card` can be created now (`_creatable_in` on this state)."""
+    return _creatable_in(st.book.cards, card, payable, st.free_spaces(), EMPTY in st.artifacts,
+                         kind, mtype)
+
+
+def creatable_among(st: GameState, candidates: Sequence[int], payable: int,
+                    kind: int | None, mtype: int | None) -> list[int]:
+    """The `candidates` that can be created now; the free places looked up once."""
+    cards = st.book.cards
+    free = st.free_spaces()
+    art_free = EMPTY in st.artifacts
+    return [c for c in candidates if _creatable_in(cards, c, payable, free, art_free, kind, mtype)]
 
 
 def any_creatable(st: GameState) -> bool:
-    """Whether any card in hand can be created now (the Create action is legal): `can_create`
-    with no kind filter, the free places looked up once."""
-    payable = len(st.hand) - 1
+    """Whether any card in hand can be created now (the Create action is legal)."""
     cards = st.book.cards
-    free = free_spaces(st)
+    payable = len(st.hand) - 1
+    free = st.free_spaces()
     art_free = EMPTY in st.artifacts
-    for c in st.hand:
-        card = cards[c]
-        slack = payable - card.discard_cost
-        if card.is_tech or slack < 0:
-            continue
-        if card.kind == ARTIFACT:
-            if art_free:
-                return True
-        elif card.locked:
-            if card.starting_space in free:
-                return True
-        else:
-            start = card.starting_space
-            for s in free:
-                if abs(s - start) <= slack:
-                    return True
-    return False
+    return any(_creatable_in(cards, c, payable, free, art_free, None, None) for c in st.hand)
 
 
 def creatable(st: GameState, kind: int | None, mtype: int | None) -> list[int]:
     """Cards in hand that can be created now."""
-    payable = len(st.hand) - 1
-    cards = st.book.cards
-    free = free_spaces(st)
-    art_free = EMPTY in st.artifacts
-    return [c for c in st.hand if _creatable_in(cards, c, payable, free, art_free, kind, mtype)]
+    return creatable_among(st, st.hand, len(st.hand) - 1, kind, mtype)
 
 
 def start_create(st: GameState, kind: int | None, mtype: int | None, optional: bool,
@@ -125,8 +105,7 @@ def start_create(st: GameState, kind: int | None, mtype: int | None, optional: b
 def create_card_options(st: GameState, fr: Frame) -> list[int]:
     _, kind, mtype, optional, _, source = fr
     if source:
-        payable = len(st.hand)
-        opts = [A.code(A.CARD, c) for c in source if can_create(st, c, payable, kind, mtype)]
+        opts = [A.code(A.CARD, c) for c in creatable_among(st, source, len(st.hand), kind, mtype)]
     else:
         opts = [A.code(A.CARD, c) for c in creatable(st, kind, mtype)]
     if optional and opts:

@@ -250,6 +250,10 @@ class GameState:
         """Two places a space; the time card takes one of them (RULES.md section 2)."""
         return len(self.spaces[space - 1]) < 2
 
+    def free_spaces(self) -> list[int]:
+        """The spaces with a free place (`has_free_place`), in order."""
+        return [s for s, items in enumerate(self.spaces, 1) if len(items) < 2]
+
     def put_in_space(self, card: int, space: int) -> None:
         """Put a monument in the lower place of `space` if free, else the upper one."""
         self.spaces[space - 1] = self.spaces[space - 1] + (card,)

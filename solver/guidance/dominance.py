@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from solver.engine import actions as A
-from solver.engine.cards import Effect
+from solver.engine.cards import Effect, all_steps
 from solver.engine.frames import D_DECLINE_ORDER, D_ORDER, D_REMOVE, D_TARGET
 from solver.engine.state import CHEST_BASE, GameState
 from solver.engine.targets import PAIR_FIRST, PAIR_SECOND, REMOVE_ONE
@@ -52,7 +52,6 @@ from solver.guidance.endgame import (
     removes_only,
     token_readers,
     tokens_dead,
-    walk,
 )
 
 HAND_COUNTERS: Final = frozenset({"hand", "hand.artifact"})
@@ -101,7 +100,7 @@ def footprint(e: Effect, dead: bool) -> Footprint:
     if dead and removes_only(e):
         return INERT_PRINT
     cond = frozenset(_reads(c.counter) for c in e.condition)
-    steps = [s for s in walk(e.steps)
+    steps = [s for s in all_steps(e.steps)
              if not (dead and s.op == "remove_knowledge" and not s.then and not e.optional)]
     if all(s.op == "draw" and s.per is None for s in steps):
         return Footprint(DRAW, cond, cond | {HAND, DECK}, frozenset({HAND, DECK}))

@@ -29,11 +29,10 @@ have the same futures, and a choice that only changes tokens changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from solver.engine.cards import Card, Effect, Step
+from solver.engine.cards import Card, Effect, Step, all_steps
 from solver.engine.frames import (
     D_ACTION,
     D_CHEST_WINDOW,
@@ -48,13 +47,6 @@ from solver.engine.state import CHEST_BASE, GameState
 from solver.frozen import Frozen
 
 TOKEN_COUNTERS: Final = frozenset({"tl_tokens", "self.tokens"})
-
-
-def walk(steps: tuple[Step, ...]) -> Iterator[Step]:
-    """Every step of an effect, the ``then`` steps included."""
-    for s in steps:
-        yield s
-        yield from walk(s.then)
 
 
 def last_turn(st: GameState) -> int:
@@ -83,7 +75,7 @@ def _effect_reads_tokens(e: Effect) -> bool:
     if (e.optional and e.steps and e.steps[0].op == "remove_knowledge"
             and not removes_only(e)):
         return True  # offered only if a token can be removed: the rest depends on tokens
-    for s in walk(e.steps):
+    for s in all_steps(e.steps):
         if s.per in TOKEN_COUNTERS or s.op == "vanish_if_knowledge":
             return True
         if s.op == "remove_knowledge" and s.then:
@@ -96,7 +88,7 @@ def _effect_reads_tokens(e: Effect) -> bool:
 def removes_only(e: Effect) -> bool:
     """An effect all of whose steps remove knowledge (it changes tokens and nothing else)."""
     return bool(e.steps) and e.special is None and all(
-        s.op == "remove_knowledge" for s in walk(e.steps))
+        s.op == "remove_knowledge" for s in all_steps(e.steps))
 
 
 @dataclass(frozen=True)
@@ -142,7 +134,7 @@ def token_readers(st: GameState) -> TokenReaders:
         for k, chest in enumerate(data.chests):
             if TOKEN_COUNTERS & counters_of(chest.goal) or any(
                     s.per in TOKEN_COUNTERS or s.filter.min_tokens is not None
-                    or s.filter.exact_tokens is not None for s in walk(chest.steps)):
+                    or s.filter.exact_tokens is not None for s in all_steps(chest.steps)):
                 chests.add(k)
     return TokenReaders(frozenset(scores), tuple(timeline), tuple(anytime), frozenset(chests))
 
@@ -224,7 +216,7 @@ def _in_reach(st: GameState, card: int) -> bool:
 
 
 def _enables(steps: tuple[Step, ...]) -> bool:
-    return any(s.op in ENABLING_OPS for s in walk(steps))
+    return any(s.op in ENABLING_OPS for s in all_steps(steps))
 
 
 def _may_enter_play(st: GameState) -> bool:
