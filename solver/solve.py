@@ -34,6 +34,7 @@ from solver.bounds.simple import decline_phases_left
 from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.guidance.policy import PLAN_BONUS, PlanPrior
+from solver.polish import PolishConfig, PolishResult, polish
 from solver.search.exhaustive import SearchConfig, SearchResult, search
 from solver.search.interrupt import Interrupt
 from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
@@ -51,6 +52,9 @@ class SolveConfig:
     :param seed: base seed of the NRPA streams (worker ``w`` uses ``seed * 1000 + w``).
     :param heuristic_share: share of the budget for NRPA; the rest goes to the exact search.
     :param exact: run the exact search after NRPA.
+    :param polish_share: share of the budget left when NRPA starts that goes to polishing the
+        NRPA line's tail (`solver.polish`: exact searches from the starts of its last turns),
+        taken from NRPA's and the exact search's shares alike; 0: no polish.
     :param plan_bonus: with ``bound="cpsat"``, the root relaxation's plan is a playout prior of
         NRPA (`solver.guidance.policy.PlanPrior`; `worker_game`): this many log-odds on each
         option it names; 0: none.
@@ -77,6 +81,7 @@ class SolveConfig:
     root_bound_share: float = 0.25  # the most of a time limit the CP-SAT root bound may take
     plan_bonus: float = PLAN_BONUS  # log-odds NRPA adds to what the root plan names (0: none)
     tt_memory_mb: float | None = DEFAULT_MEMORY_MB  # the exact search's table (None: no cap)
+    polish_share: float = 0.25
 
     def __post_init__(self) -> None:
         if self.time_limit is not None and self.time_limit <= 0:
@@ -89,6 +94,8 @@ class SolveConfig:
             raise ValueError(f"bound must be one of {', '.join(BOUND_NAMES)}, got {self.bound!r}")
         if self.tt_memory_mb is not None and self.tt_memory_mb < 0:
             raise ValueError(f"tt_memory_mb must be at least 0, got {self.tt_memory_mb}")
+        if not 0.0 <= self.polish_share < 1.0:
+            raise ValueError(f"polish_share must be in [0, 1), got {self.polish_share}")
 
 
 @dataclass
@@ -102,6 +109,7 @@ class Progress:
     bound: float = math.inf
     phase: str = "heuristic"
     time_to_best: float = 0.0
+    proven_from_turn: int | None = None  # the line's continuation proven optimal from there
 
     @property
     def elapsed(self) -> float:
@@ -120,6 +128,9 @@ class SolveResult:
     seconds: float
     time_to_best: float
     interrupted: bool = False
+    #: A FEASIBLE line's continuation is proven optimal from the start of this turn *on the
+    #: line* (the position the line reaches there; `solver.polish`), not the line from the root.
+    proven_from_turn: int | None = None
 
     @property
     def gap(self) -> float | None:
@@ -263,6 +274,35 @@ def _exact(root: GameState, game: HeritageGame, line: Sequence[int], value: floa
     return search(root, scfg, order=game.order(root, line), incumbent=value, game=game)
 
 
+def _polish(root: GameState, game: HeritageGame, line: list[int], value: float,
+            nodes: int | None, seconds: float | None, interrupt: Interrupt, progress: Progress,
+            on_progress: Callable[[Progress], None] | None,
+            tt_memory_mb: float | None) -> PolishResult:
+    """`solver.polish.polish` of the incumbent with the solve's bound, its progress shown as
+    the phase ``polish turn T``; stopped by Ctrl-C like the other phases."""
+    base = progress.nodes
+
+    def on_turn(turn: int) -> None:
+        progress.phase = f"polish turn {turn}"
+        if on_progress is not None:
+            on_progress(progress)
+
+    def on_improve(_line: list[int], vp: float) -> None:
+        progress.best_value = vp
+        progress.time_to_best = progress.elapsed
+        if on_progress is not None:
+            on_progress(progress)
+
+    pcfg = PolishConfig(nodes=nodes, seconds=seconds, tt_memory_mb=tt_memory_mb)
+    res = polish(root, game, line, value, pcfg, should_stop=interrupt.is_set, on_turn=on_turn,
+                 on_improve=on_improve)
+    progress.nodes = base + res.nodes
+    progress.proven_from_turn = res.proven_from_turn
+    if on_progress is not None:
+        on_progress(progress)
+    return res
+
+
 def _seed(root: GameState, line: Sequence[int]) -> Incumbent:
     """The incumbent a given line makes: its final VP as a goal-meeting line, or as a line that
     misses a goal (an empty line makes none).
@@ -330,6 +370,7 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
     line: list[int] = []
     inc = Incumbent()
     interrupted = False
+    proven_from: int | None = None  # a polish's proof of the line's tail (`solver.polish`)
     plan: PlanPrior | None = None
     seed = _seed(root, incumbent)
     if seed.found:
@@ -376,6 +417,8 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
         elif res.value is not None:
             status, value, line = Status.FEASIBLE, res.value, list(res.line)
             progress.time_to_best = time.monotonic() - start
+    polishing = cfg.exact and cfg.polish_share > 0 and not cfg.first_solution
+    pol_n, pol_t = remaining(cfg.polish_share)  # reserved before NRPA starts
     if not interrupted and not root.is_terminal() and (not proven or value is None):
         # NRPA: to find lines, or (proven infeasible) the best line that misses a goal.
         if proven:
@@ -384,12 +427,21 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
             far = decline_phases_left(root) > cfg.exact_first_phases + 1
             share = cfg.heuristic_share_far if far else cfg.heuristic_share
             n, t = remaining(share if cfg.exact else 1.0)
+            if polishing:
+                n = None if n is None else max(1, int(n * (1 - cfg.polish_share)))
+                t = None if t is None else t * (1 - cfg.polish_share)
         progress.phase = "heuristic"
         inc, interrupted = run_heuristic(root, game, cfg, progress, on_progress, n, t, interrupt,
                                          plan)
         used += inc.nodes
         if not proven and inc.found and (value is None or inc.value > value):
             status, value, line = Status.FEASIBLE, inc.value, list(inc.line)
+    if polishing and not proven and not interrupted and value is not None:
+        pres = _polish(root, game, line, value, pol_n, pol_t, interrupt, progress, on_progress,
+                       cfg.tt_memory_mb)
+        interrupted = interrupt.is_set()
+        used += pres.nodes
+        line, value, proven_from = pres.line, pres.value, pres.proven_from_turn
     if cfg.exact and not proven and not interrupted and not (cfg.first_solution and value is not None):
         progress.phase = "exact"
         if on_progress is not None:
@@ -406,6 +458,7 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
             status = Status.OPTIMAL if value is not None else Status.INFEASIBLE
         elif res.status == Status.FEASIBLE and res.value is not None:
             status, value, line = Status.FEASIBLE, res.value, list(res.line)
+            proven_from = None  # a new line: the polish's proof was about the old one's tail
     bound = progress.bound
     if status == Status.OPTIMAL and value is not None:
         bound = value
@@ -418,4 +471,5 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
         failed_line=[] if value is not None else list(inc.failed_line),
         failed_value=None if value is not None or not inc.failed_line else inc.failed_value,
         bound=bound, nodes=used, seconds=time.monotonic() - start,
-        time_to_best=progress.time_to_best, interrupted=interrupted)
+        time_to_best=progress.time_to_best, interrupted=interrupted,
+        proven_from_turn=proven_from if status == Status.FEASIBLE else None)
