@@ -4,12 +4,15 @@ trial can be won at all.
 Both build the deal as ``heritage play`` does (trial, hand, seeds, or ``--from`` a position
 file), run `solver.solve.solve` and print the line turn by turn with the score sheet and the
 goals, or (``--json``) the line file plus ``status``, ``vp``, ``bound``, ``gap``, ``nodes``,
-``seconds``. Exit codes, as planners and SAT solvers use them: 0 a goal-meeting line was found
-(OPTIMAL or FEASIBLE), 1 proven INFEASIBLE, 3 UNKNOWN, 2 usage or input error.
+``seconds`` (and ``proven_from_turn`` when the polish proved the line's play from the start of
+that turn best for the position it reaches there: `solver.polish`). Exit codes, as planners
+and SAT solvers use them: 0 a goal-meeting line was found (OPTIMAL or FEASIBLE), 1 proven
+INFEASIBLE, 3 UNKNOWN, 2 usage or input error.
 
-While the search runs, a live display on stderr (when stderr is a terminal) shows the elapsed
-time, nodes, nodes per second, the best VP with all goals met, the bound and the gap. Ctrl-C
-stops the search and prints the best line found so far.
+While the search runs, a live display on stderr (when stderr is a terminal) shows the phase
+(bound, heuristic, polish turn T, exact), the elapsed time, nodes, nodes per second, the best
+VP with all goals met, the bound and the gap. Ctrl-C stops the search and prints the best line
+found so far.
 """
 
 from __future__ import annotations
@@ -145,7 +148,9 @@ class LiveDisplay:
         for k, v in (("phase", p.phase), ("elapsed", f"{p.elapsed:.1f} s"), ("nodes", f"{p.nodes:,}"),
                      ("nodes/s", f"{rate:,.0f}"), ("best VP (all goals met)", _fmt(p.best_value)),
                      ("best VP (a goal missed)", _fmt(p.best_failed)),
-                     ("upper bound", _fmt(p.bound)), ("gap", _fmt(gap))):
+                     ("upper bound", _fmt(p.bound)), ("gap", _fmt(gap)),
+                     ("tail proven from turn", "-" if p.proven_from_turn is None
+                      else str(p.proven_from_turn))):
             t.add_row(k, v)
         return t
 
@@ -195,6 +200,8 @@ def result_json(root: GameRecord, res: SolveResult) -> dict[str, Any]:
     })
     if res.interrupted:
         data["interrupted"] = True
+    if res.proven_from_turn is not None:
+        data["proven_from_turn"] = res.proven_from_turn
     return data
 
 
@@ -262,6 +269,9 @@ def _status_lines(out: Output, res: SolveResult) -> None:
     out.heading(words[res.status] + (" (interrupted)" if res.interrupted else ""))
     out.line(f"VP {_fmt(res.value)}  bound {_fmt(res.bound)}  gap {_fmt(res.gap)}  "
              f"nodes {res.nodes:,}  time {res.seconds:.1f} s  time to best {res.time_to_best:.1f} s")
+    if res.proven_from_turn is not None:
+        out.line(f"The line's play from the start of turn {res.proven_from_turn} on is proven "
+                 "best for the position it reaches there (not the line from turn 1).")
 
 
 def _run(root: GameRecord, cfg: SolveConfig) -> SolveResult:

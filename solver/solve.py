@@ -5,6 +5,10 @@ Two searches over the game protocol (`solver.search`):
 1. NRPA (anytime heuristic) in `workers` processes, each with its own seed and an equal share of
    the node budget (or the whole time budget); the best line of the lowest-numbered worker wins
    ties, so a node-limited solve is deterministic for a given number of workers.
+1b. The tail polish (`solver.polish`, `SolveConfig.polish_share` of the budget): exact searches
+   from the start of the NRPA line's last turn, then the turn before, ..., splicing in any
+   better continuation; a completed one proves the line's play from that turn's position only
+   (`SolveResult.proven_from_turn`), never the line.
 2. Exact depth-first branch and bound (transposition table, incumbent line first, dominance
    rules of `solver.guidance.dominance`, the admissible bound of `solver.bounds`) started with the
    NRPA incumbent: if it completes, the line is proven OPTIMAL, or the deal INFEASIBLE.
@@ -333,8 +337,8 @@ def solve(root: GameState, cfg: SolveConfig,
 
     Near the end of the game (at most `cfg.exact_first_phases` decline phases left) the exact
     search runs first, with `cfg.exact_first_share` of the budget: small trees are proven at
-    once. Otherwise, and if that does not finish, NRPA runs, then the exact search again with
-    the NRPA line as incumbent.
+    once. Otherwise, and if that does not finish, NRPA runs, then the tail polish
+    (`solver.polish`), then the exact search again with the best line as incumbent.
 
     `incumbent`, a whole line from `root` to the end of the game (a player's own continuation,
     `solver.analysis`), is the first incumbent: the line returned never ranks below it (every
