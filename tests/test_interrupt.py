@@ -114,6 +114,17 @@ def test_ctrl_c_in_the_exact_search_keeps_its_incumbent(tmp_path: Path) -> None:
     assert after < AFTER
 
 
+def test_ctrl_c_in_the_tail_polish_prints_the_best_line() -> None:
+    """The polish (`solver.polish`, after NRPA: ``phase polish turn 16``) stops at Ctrl-C with
+    the best line so far (NRPA's, or a polished one)."""
+    run = Run("solve", "--trial", "1", "--time-limit", "12")
+    run.wait_for("heuristic", "polish")
+    code, out, after = run.interrupt()
+    assert code == 0, out
+    assert "Best line (all goals met)" in out and "(interrupted)" in out
+    assert after < AFTER
+
+
 def test_ctrl_c_during_the_cpsat_bound_stops_it_at_once() -> None:
     """The CP-SAT root call is native code: Ctrl-C stops it at once (a watcher thread asks
     CP-SAT to stop); nothing is found yet, so one clean status line and exit 3."""
