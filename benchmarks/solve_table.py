@@ -2,6 +2,7 @@
 
     python -m benchmarks.solve_table [--time-limit 60] [--workers 2] [--bound simple]
                                      [--deals t1-h1,t2-h3] [--json] [--out FILE.jsonl]
+                                     [--polish-share 0.25]
 
 One row per deal: status, VP (all goals met), bound, gap, seconds to the best line, nodes per
 second, the best VP of a line missing a goal when none met them. Each deal is one
@@ -54,10 +55,13 @@ def select_deals(deals: str | None, trials: str, hands: str, seed: int) -> list[
             for t in trials.split(",") for h in hands.split(",")]
 
 
-def solve_row(inst: Instance, time_limit: float, workers: int, bound: str) -> dict[str, Any]:
-    """Solve the deal `inst` with a time limit and report one row (module docstring)."""
+def solve_row(inst: Instance, time_limit: float, workers: int, bound: str,
+              polish_share: float | None = None) -> dict[str, Any]:
+    """Solve the deal `inst` with a time limit and report one row (module docstring);
+    `polish_share`: `SolveConfig.polish_share` (None: the default)."""
+    extra = {} if polish_share is None else {"polish_share": polish_share}
     res = solve(inst.root(), SolveConfig(time_limit=time_limit, node_limit=None,
-                                         workers=workers, bound=bound))
+                                         workers=workers, bound=bound, **extra))
     return {
         "deal": inst.id, "trial": inst.trial, "hand": inst.hand, "seed": inst.seed,
         "time_limit": time_limit, "workers": workers, "bound_kind": bound,
@@ -67,6 +71,8 @@ def solve_row(inst: Instance, time_limit: float, workers: int, bound: str) -> di
         "nodes_per_second": round(res.nodes / res.seconds) if res.seconds else 0,
         "nodes": res.nodes, "seconds": round(res.seconds, 1), "failed_vp": res.failed_value,
         "line": list(res.line),  # the goal-meeting line's actions (`prove_from --lines`)
+        "proven_from_turn": res.proven_from_turn,  # the tail proven from there (`solver.polish`)
+        "polish_share": polish_share,
     }
 
 
@@ -131,6 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="heritage solve on the trial deals at a time limit: status, VP, bound, "
         "gap, time to best per deal.")
     add_budget_options(parser)
+    parser.add_argument("--polish-share", type=float, default=None, metavar="SHARE",
+                        help="SolveConfig.polish_share (0: no tail polish; default: solve's)")
     args = parser.parse_args(argv)
     try:
         deals = select_deals(args.deals, args.trials, args.hands, args.seed)
@@ -140,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.json:
         print(HEADER, flush=True)
     for inst in deals:
-        row = solve_row(inst, args.time_limit, args.workers, args.bound)
+        row = solve_row(inst, args.time_limit, args.workers, args.bound, args.polish_share)
         rows.append(row)
         emit(row, args, text_row(row))
     if not args.json:
