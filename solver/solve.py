@@ -441,7 +441,10 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
         if not proven and inc.found and (value is None or inc.value > value):
             status, value, line = Status.FEASIBLE, inc.value, list(inc.line)
     if polishing and not proven and not interrupted and value is not None:
-        pres = _polish(root, game, line, value, pol_n, pol_t, interrupt, progress, on_progress,
+        n, t = remaining(1.0)  # NRPA may have run late: never past the solve's budget
+        n = None if n is None or pol_n is None else min(n, pol_n)
+        t = None if t is None or pol_t is None else min(t, pol_t)
+        pres = _polish(root, game, line, value, n, t, interrupt, progress, on_progress,
                        cfg.tt_memory_mb)
         interrupted = interrupt.is_set()
         used += pres.nodes
