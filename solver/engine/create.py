@@ -178,8 +178,9 @@ def entering_knowledge(st: GameState, card: int) -> int:
         d = e.discount
         if d is not None and holds(st, e.condition, card):
             value -= d.fixed if d.per is None else d.times * count(st, d.per, card)
+    reducer = st.book.reducer
     for x in st.in_play():
-        if x == card:
+        if x == card or not reducer[x]:
             continue
         for e in cards[x].effects:
             r = e.reduction
@@ -208,8 +209,9 @@ def place(st: GameState, fr: Frame) -> None:
                 continue
             group.append((card, i))
     cards = st.book.cards
+    reactive = st.book.create_reactive
     for x in st.in_play():
-        if x == card:
+        if x == card or not reactive[x]:
             continue
         for i, e in enumerate(cards[x].effects):
             if e.special == "poulnabrone":

@@ -126,11 +126,10 @@ def timeline_phase(st: GameState, fr: Frame) -> None:
     player's order (RULES.md section 4B, D15); each is queued at the start of the phase and its
     condition is checked when it resolves."""
     queue: list[tuple[int, int]] = []
-    cards = st.book.cards
+    timeline_effects = st.book.timeline_effects
     for c in st.in_play():
-        for i, e in enumerate(cards[c].effects):
-            if e.moment == "timeline":
-                queue.append((c, i))
+        for i in timeline_effects[c]:
+            queue.append((c, i))
     if st.chests_under:  # chests with the Timeline moment join the order (solver.engine.chests)
 
         queue.extend(timeline_items(st))
