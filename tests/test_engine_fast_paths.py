@@ -342,6 +342,17 @@ def _check_zones(st: GameState) -> None:
     for c in range(len(st.book.cards)):
         assert st.in_timeline(c) == any(c in items for items in st.spaces)
     assert candi_sukuh_in_timeline(st) == ref_candi_sukuh_in_timeline(st)
+    cards = st.book.cards
+    zones = {"past": st.past, "techs": st.techs, "timeline": ref_monuments(st)}
+    names = {"past": ("city", "megalith", "pyramid"), "timeline": ("city", "megalith", "pyramid"),
+             "techs": ("ancient", "secret", "writing")}
+    for zone, members in zones.items():
+        for kind, name in enumerate(names[zone]):
+            plain = sum(1 for c in members if cards[c].kind == kind)
+            assert COUNTERS[f"{zone}.{name}"](st, -1) == plain
+            assert Counts(st).of(f"{zone}.{name}") == plain
+            if zone == "past":
+                assert st.count_past(kind) == plain
 
 
 def _check_helpers(st: GameState) -> None:

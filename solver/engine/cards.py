@@ -233,7 +233,8 @@ class CardBook(Frozen):
     effect of every card in play): `timeline_effects` (indices of the effects with the Timeline
     moment), `learn_reactions` ((effect index, technology type or None) of each "each time you
     LEARN" trigger), `create_reactive` (some effect reacts to a Create: a create trigger or
-    Poulnabrone), `reducer` (some effect reduces entering knowledge), `candi_sukuh` (the card
+    Poulnabrone), `reducer` (some effect reduces entering knowledge), `kinds` (each card's
+    `Card.kind`), `candi_sukuh` (the card
     carries that special), `single_minimum` ((counter, value) of a technology requirement that
     is exactly one ``>=`` clause, else None).
     """
@@ -250,6 +251,7 @@ class CardBook(Frozen):
     create_reactive: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     reducer: tuple[bool, ...] = field(init=False, repr=False, compare=False)
     candi_sukuh: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    kinds: tuple[int, ...] = field(init=False, repr=False, compare=False)
     single_minimum: tuple[tuple[str, int] | None, ...] = field(init=False, repr=False,
                                                                compare=False)
 
@@ -269,6 +271,7 @@ class CardBook(Frozen):
                 for e in c.effects) for c in cards))
         object.__setattr__(self, "reducer", tuple(
             any(e.reduction is not None for e in c.effects) for c in cards))
+        object.__setattr__(self, "kinds", tuple(c.kind for c in cards))
         object.__setattr__(self, "candi_sukuh", tuple(
             any(e.special == "candi_sukuh" for e in c.effects) for c in cards))
         object.__setattr__(self, "single_minimum", tuple(

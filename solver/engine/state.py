@@ -315,8 +315,7 @@ class GameState:
         return out
 
     def count_past(self, kind: int) -> int:
-        cards = self.book.cards
-        return sum(1 for c in self.past if cards[c].kind == kind)
+        return list(map(self.book.kinds.__getitem__, self.past)).count(kind)
 
     # ----------------------------------------------------------------- technologies
 
