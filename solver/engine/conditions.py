@@ -31,7 +31,7 @@ def _past(kind: int) -> Counter:
 
 def _of_kind(kinds: tuple[int, ...], members: list[int], kind: int) -> int:
     """How many of `members` are of `kind` (`kinds`: the book's kind per card)."""
-    return list(map(kinds.__getitem__, members)).count(kind)
+    return sum(1 for c in members if kinds[c] == kind)
 
 
 def _timeline(kind: int) -> Counter:
@@ -178,8 +178,11 @@ class Counts:
         """How many cards of each of the three types (monument or technology) in a zone."""
         st = self.st
         members = st.past if zone == 0 else st.techs if zone == 1 else st.monuments()
-        kinds = list(map(st.book.kinds.__getitem__, members))
-        return [kinds.count(0), kinds.count(1), kinds.count(2)]
+        kinds = st.book.kinds
+        hist = [0, 0, 0, 0]
+        for c in members:
+            hist[kinds[c]] += 1
+        return hist[:3]
 
     def at(self, counter: str, source: int) -> int:
         """`count(st, counter, source)`: a counter that reads its card (`SOURCE_COUNTERS`) is

@@ -13,7 +13,6 @@ knows how cards move. The public game API (`legal_actions`, `apply`, ...) is in 
 from __future__ import annotations
 
 from bisect import insort
-from itertools import chain, compress
 from typing import Final, Protocol
 
 from solver.engine.actions import Notation
@@ -30,12 +29,6 @@ HAND_LIMIT: Final = 10  # RULES.md D4
 TILE_A: Final = 0
 TILE_B: Final = 1
 TILE_C: Final = 2
-SPACE_NUMBERS: Final = (1, 2, 3, 4, 5, 6)
-#: ``HAS_FREE_PLACE(n)``: a space with `n` items has a free place (two places a space, D12);
-#: ``NOT_EMPTY(a)``: an artifact space's value is not `EMPTY`. Builtin callables, so that the
-#: zone scans below run without a Python-level test per item.
-HAS_FREE_PLACE: Final = (2).__gt__
-NOT_EMPTY: Final = EMPTY.__ne__
 
 
 class Rules(Protocol):
@@ -244,17 +237,11 @@ class GameState:
         return (s - 1) * 3 + r
 
     def monuments(self) -> list[int]:
-        """Timeline monuments in place order (the time card is not a monument, D18).
-
-        The places are joined in order and the time card (the one item below 0: `TIME`, at
-        most once) taken out, without a test per item."""
-        out = list(chain.from_iterable(self.spaces))
-        if TIME in out:
-            out.remove(TIME)
-        return out
+        """Timeline monuments in place order (the time card is not a monument, D18)."""
+        return [c for items in self.spaces for c in items if c >= 0]
 
     def in_timeline(self, card: int) -> bool:
-        return card in chain.from_iterable(self.spaces)
+        return any(card in items for items in self.spaces)
 
     def space_monuments(self, space: int) -> list[int]:
         return [c for c in self.spaces[space - 1] if c >= 0]
@@ -265,7 +252,7 @@ class GameState:
 
     def free_spaces(self) -> list[int]:
         """The spaces with a free place (`has_free_place`), in order."""
-        return list(compress(SPACE_NUMBERS, map(HAS_FREE_PLACE, map(len, self.spaces))))
+        return [s for s, items in enumerate(self.spaces, 1) if len(items) < 2]
 
     def put_in_space(self, card: int, space: int) -> None:
         """Put a monument in the lower place of `space` if free, else the upper one."""
@@ -297,10 +284,7 @@ class GameState:
 
     def board_artifacts(self) -> list[int]:
         """Artifact cards on the board (chest cards are not artifacts, D11)."""
-        arts = self.artifacts
-        if max(arts) < CHEST_BASE:  # no chest: every space holds a card or is EMPTY
-            return list(filter(NOT_EMPTY, arts))
-        return [a for a in arts if 0 <= a < CHEST_BASE]
+        return [a for a in self.artifacts if 0 <= a < CHEST_BASE]
 
     def free_artifact_space(self) -> int:
         for i, a in enumerate(self.artifacts):
@@ -310,12 +294,11 @@ class GameState:
 
     def in_play(self) -> list[int]:
         """Cards whose standing effects work: Timeline monuments and board artifacts."""
-        out = self.monuments()
-        out.extend(self.board_artifacts())
-        return out
+        return self.monuments() + self.board_artifacts()
 
     def count_past(self, kind: int) -> int:
-        return list(map(self.book.kinds.__getitem__, self.past)).count(kind)
+        kinds = self.book.kinds
+        return sum(1 for c in self.past if kinds[c] == kind)
 
     # ----------------------------------------------------------------- technologies
 
