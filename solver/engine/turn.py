@@ -152,7 +152,9 @@ def order_choose(st: GameState, fr: Frame, action: int) -> None:
     c = A.value_of(action)
     if A.kind_of(action) == A.CHEST:
         c += CHEST_BASE
-    pos = next(i for i, item in enumerate(queue) if item[0] == c)
+    pos = 0
+    while queue[pos][0] != c:  # the first queued effect of the chosen card (it is queued)
+        pos += 1
     item = queue[pos]
     rest = queue[:pos] + queue[pos + 1:]
     if rest:
