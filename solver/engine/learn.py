@@ -180,15 +180,18 @@ def learn_trigger_group(st: GameState, tech: int) -> tuple[tuple[int, int], ...]
     reactions = st.book.learn_reactions
     group: list[tuple[int, int]] = []
     for x in st.in_play():
-        for i, tech_type in reactions[x]:
-            if tech_type is None or tech_type == ttype:
-                group.append((x, i))
+        if reactions[x]:  # most cards react to no Learn
+            for i, tech_type in reactions[x]:
+                if tech_type is None or tech_type == ttype:
+                    group.append((x, i))
     return tuple(group)
 
 
 def learn_triggers(st: GameState, fr: Frame) -> None:
     """Resolve the Learn group collected when the technology entered the collection, in the
     player's order (D15); a card that has left play since does not react."""
+    if not fr[2]:  # nothing reacted to this Learn (most Learns): nothing to look up
+        return
     in_play = set(st.in_play())
     push_group(st, [(x, i) for x, i in fr[2] if x in in_play])
 

@@ -128,8 +128,9 @@ def timeline_phase(st: GameState, fr: Frame) -> None:
     queue: list[tuple[int, int]] = []
     timeline_effects = st.book.timeline_effects
     for c in st.in_play():
-        for i in timeline_effects[c]:
-            queue.append((c, i))
+        if timeline_effects[c]:
+            for i in timeline_effects[c]:
+                queue.append((c, i))
     if st.chests_under:  # chests with the Timeline moment join the order (solver.engine.chests)
 
         queue.extend(timeline_items(st))
