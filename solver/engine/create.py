@@ -87,7 +87,10 @@ def any_creatable(st: GameState) -> bool:
     payable = len(st.hand) - 1
     free = st.free_spaces()
     art_free = EMPTY in st.artifacts
-    return any(_creatable_in(cards, c, payable, free, art_free, None, None) for c in st.hand)
+    for c in st.hand:  # noqa: SIM110 (a loop: no generator per call on the action choice's path)
+        if _creatable_in(cards, c, payable, free, art_free, None, None):
+            return True
+    return False
 
 
 def creatable(st: GameState, kind: int | None, mtype: int | None) -> list[int]:
