@@ -23,7 +23,7 @@ from solver.engine import actions as A
 from solver.engine import create, learn, turn
 from solver.engine.cards import ARTIFACT, CITY, MEGALITH, PYRAMID, CardBook, Clause, Effect, Score
 from solver.engine.chests import lightning_options
-from solver.engine.conditions import COUNTERS, Counts, count, requirement_met
+from solver.engine.conditions import COUNTERS, Counts, count, holds, requirement_met
 from solver.engine.create import MONUMENT, any_creatable, creatable, create_cost, legal_spaces
 from solver.engine.flow import PHASE_MODULES, Rules
 from solver.engine.frames import (
@@ -31,14 +31,18 @@ from solver.engine.frames import (
     D_CREATE_CARD,
     D_CREATE_SPACE,
     D_LEARN,
+    D_ORDER,
+    F_PLACE,
+    F_TIMELINE_PHASE,
     Frame,
     Registry,
 )
+from solver.engine.groups import push_group
 from solver.engine.learn import any_learnable, candi_sukuh_in_timeline, learnable
 from solver.engine.newgame import new_game
 from solver.engine.setup import Setup
 from solver.engine.sheet import ScoreSheet
-from solver.engine.state import GameState
+from solver.engine.state import CHEST_BASE, GameState
 from solver.rng import Stream
 
 # ---------------------------------------------------------------- the plain rules (references)
@@ -189,14 +193,172 @@ def test_the_reference_table_replaces_the_hot_handlers() -> None:
     assert REFERENCE_RULES.options[D_LEARN] is ref_learn_options
 
 
+# The plain scans over every effect of every card in play (before the book's per-card tables).
+
+
+def ref_entering_knowledge(st: GameState, card: int) -> int:
+    cards = st.book.cards
+    c = cards[card]
+    value = c.knowledge
+    for e in c.effects:
+        d = e.discount
+        if d is not None and holds(st, e.condition, card):
+            value -= d.fixed if d.per is None else d.times * count(st, d.per, card)
+    for x in ref_monuments(st) + ref_board_artifacts(st):
+        if x == card:
+            continue
+        for e in cards[x].effects:
+            r = e.reduction
+            if r is not None and (r.monument_type is None or r.monument_type == c.kind) \
+                    and holds(st, e.condition, x):
+                value -= r.amount
+    return max(0, value)
+
+
+def ref_create_group(st: GameState, card: int, space: int, granted_by: int) -> list[tuple[int, int]]:
+    """The "each time you CREATE" part of `place`'s group, scanning every effect in play."""
+    c = st.book.cards[card]
+    cards = st.book.cards
+    group: list[tuple[int, int]] = []
+    for x in ref_monuments(st) + ref_board_artifacts(st):
+        if x == card:
+            continue
+        for i, e in enumerate(cards[x].effects):
+            if e.special == "poulnabrone":
+                if c.kind != ARTIFACT and granted_by != x and len(st.past) >= 11:
+                    group.append((x, i))
+                continue
+            t = e.trigger
+            if t is None or t.event != "create":
+                continue
+            if t.kind == ARTIFACT and c.kind != ARTIFACT:
+                continue
+            if t.kind == MONUMENT and c.kind == ARTIFACT:
+                continue
+            if t.monument_type is not None and c.kind != t.monument_type:
+                continue
+            if t.spaces and space not in t.spaces:
+                continue
+            group.append((x, i))
+    return group
+
+
+def ref_learn_trigger_group(st: GameState, tech: int) -> tuple[tuple[int, int], ...]:
+    ttype = st.book.cards[tech].kind
+    cards = st.book.cards
+    group: list[tuple[int, int]] = []
+    for x in ref_monuments(st) + ref_board_artifacts(st):
+        for i, e in enumerate(cards[x].effects):
+            t = e.trigger
+            if t is not None and t.event == "learn" and (t.tech_type is None or t.tech_type == ttype):
+                group.append((x, i))
+    return tuple(group)
+
+
+def ref_timeline_queue(st: GameState) -> list[tuple[int, int]]:
+    cards = st.book.cards
+    return [(c, i) for c in ref_monuments(st) + ref_board_artifacts(st)
+            for i, e in enumerate(cards[c].effects) if e.moment == "timeline"]
+
+
+def _check_scans(st: GameState) -> None:
+    """The scans that read the book's per-card tables against the plain scans."""
+    for t in st.available_techs():
+        assert learn.learn_trigger_group(st, t) == ref_learn_trigger_group(st, t)
+    probe = st.clone()
+    probe.stack = []
+    probe.chests_under = []
+    turn.timeline_phase(probe, (F_TIMELINE_PHASE,))
+    queue = ref_timeline_queue(st)
+    assert probe.stack == ([(D_ORDER, tuple(queue), True)] if queue else [])
+    free = st.free_spaces()
+    for c in st.hand:
+        card = st.book.cards[c]
+        if card.is_tech:
+            continue
+        space = 0 if card.kind == ARTIFACT else (free[0] if free else 0)
+        if card.kind != ARTIFACT:
+            if not space:
+                continue
+            assert create.entering_knowledge(st, c) == ref_entering_knowledge(st, c)
+        elif st.free_artifact_space() < 0:
+            continue
+        granted_by = st.monuments()[0] if st.monuments() else -1
+        fast, ref = st.clone(), st.clone()
+        for probe in (fast, ref):
+            probe.stack = []
+            probe.hand.remove(c)
+            probe.limbo.append(c)
+        create.place(fast, (F_PLACE, c, space, granted_by))
+        ref_place(ref, c, space, granted_by)
+        assert fast.key() == ref.key()
+
+
+def ref_place(st: GameState, card: int, space: int, granted_by: int) -> None:
+    """`create.place` with the plain scans."""
+    st.limbo.remove(card)
+    c = st.book.cards[card]
+    if c.kind == ARTIFACT:
+        st.artifacts[st.free_artifact_space()] = card
+    else:
+        st.put_in_space(card, space)
+        st.tokens[card] = ref_entering_knowledge(st, card)
+    group: list[tuple[int, int]] = []
+    for i, e in enumerate(c.effects):
+        if e.moment == "immediate" and e.discount is None and not e.opponents_only:
+            if e.special == "potala_skip_decline":
+                if not st.in_decline:
+                    st.potala = True
+                continue
+            group.append((card, i))
+    push_group(st, group + ref_create_group(st, card, space, granted_by))
+
+
 # ---------------------------------------------------------------- random games in lockstep
 
 MTYPES = (None, CITY, MEGALITH, PYRAMID)
 KINDS = (None, MONUMENT, ARTIFACT)
 
 
+def ref_monuments(st: GameState) -> list[int]:
+    return [c for items in st.spaces for c in items if c >= 0]
+
+
+def ref_board_artifacts(st: GameState) -> list[int]:
+    return [a for a in st.artifacts if 0 <= a < CHEST_BASE]
+
+
+def ref_candi_sukuh_in_timeline(st: GameState) -> bool:
+    cards = st.book.cards
+    return any(e.special == "candi_sukuh" for c in ref_monuments(st) for e in cards[c].effects)
+
+
+def _check_zones(st: GameState) -> None:
+    """The zone scans of the state (joined places, builtin filters) against plain loops."""
+    assert st.monuments() == ref_monuments(st)
+    assert st.board_artifacts() == ref_board_artifacts(st)
+    assert st.in_play() == ref_monuments(st) + ref_board_artifacts(st)
+    assert st.free_spaces() == [s for s, items in enumerate(st.spaces, 1) if len(items) < 2]
+    for c in range(len(st.book.cards)):
+        assert st.in_timeline(c) == any(c in items for items in st.spaces)
+    assert candi_sukuh_in_timeline(st) == ref_candi_sukuh_in_timeline(st)
+    cards = st.book.cards
+    zones = {"past": st.past, "techs": st.techs, "timeline": ref_monuments(st)}
+    names = {"past": ("city", "megalith", "pyramid"), "timeline": ("city", "megalith", "pyramid"),
+             "techs": ("ancient", "secret", "writing")}
+    for zone, members in zones.items():
+        for kind, name in enumerate(names[zone]):
+            plain = sum(1 for c in members if cards[c].kind == kind)
+            assert COUNTERS[f"{zone}.{name}"](st, -1) == plain
+            assert Counts(st).of(f"{zone}.{name}") == plain
+            if zone == "past":
+                assert st.count_past(kind) == plain
+
+
 def _check_helpers(st: GameState) -> None:
     """The fast helpers against the references on one position."""
+    _check_zones(st)
+    _check_scans(st)
     assert st.score() == ref_score_sheet(st)
     counts = Counts(st)
     for name in sorted(COUNTERS):  # every counter twice: computed, then remembered

@@ -181,10 +181,12 @@ def test_same_lines_as_the_reference_with_prior(level: int, iterations: int, see
                                                               ref.playouts)
 
 
-def test_in_place_adapt_gives_the_standard_weights_bit_for_bit() -> None:
+@pytest.mark.parametrize("alpha", [1.0, 0.7, 2.5])
+def test_in_place_adapt_gives_the_standard_weights_bit_for_bit(alpha: float) -> None:
     """Many adaptations of one policy, in place and by copy, with codes repeated within a
-    trace (the case where reading updated weights would differ): the same floats."""
-    cfg = NRPAConfig(level=1, iterations=1, seed=3, max_nodes=10**9)
+    trace (the case where reading updated weights would differ): the same floats, with the
+    default step (where the in-place version skips ``alpha * w``) and with others."""
+    cfg = NRPAConfig(level=1, iterations=1, seed=3, max_nodes=10**9, alpha=alpha)
     run, ref = NRPA(Digits(), cfg), Reference(Digits(), cfg, PlainGame())
     policy, standard = Policy(), dict[Hashable, float]()
     stream = Stream(11, "test", 0)

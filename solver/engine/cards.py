@@ -228,6 +228,15 @@ class CardBook(Frozen):
 
     Builder cards come first, then technologies, in data-file order; the index is stable for a
     given list of card sets, and it is what the engine stores in its state.
+
+    Derived per card index (what the engine's hot loops would otherwise find by scanning every
+    effect of every card in play): `timeline_effects` (indices of the effects with the Timeline
+    moment), `learn_reactions` ((effect index, technology type or None) of each "each time you
+    LEARN" trigger), `create_reactive` (some effect reacts to a Create: a create trigger or
+    Poulnabrone), `reducer` (some effect reduces entering knowledge), `kinds` (each card's
+    `Card.kind`), `candi_sukuh` (the card
+    carries that special), `single_minimum` ((counter, value) of a technology requirement that
+    is exactly one ``>=`` clause, else None).
     """
 
     cards: tuple[Card, ...]
@@ -235,12 +244,40 @@ class CardBook(Frozen):
     # lookup tables made from `cards` (declared fields, so a compiled build can hold them)
     _by_code: dict[str, int] = field(init=False, repr=False, compare=False)
     _by_id: dict[str, int] = field(init=False, repr=False, compare=False)
+    # per card index, what the engine's hot loops look up (`card_tables`; derived, never set)
+    timeline_effects: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    learn_reactions: tuple[tuple[tuple[int, int | None], ...], ...] = field(
+        init=False, repr=False, compare=False)
+    create_reactive: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    reducer: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    candi_sukuh: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    kinds: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    single_minimum: tuple[tuple[str, int] | None, ...] = field(init=False, repr=False,
+                                                               compare=False)
 
     def __post_init__(self) -> None:
         by_code = {c.code: c.index for c in self.cards}
         by_id = {c.id: c.index for c in self.cards}
         object.__setattr__(self, "_by_code", by_code)
         object.__setattr__(self, "_by_id", by_id)
+        cards = self.cards
+        object.__setattr__(self, "timeline_effects", tuple(
+            tuple(i for i, e in enumerate(c.effects) if e.moment == "timeline") for c in cards))
+        object.__setattr__(self, "learn_reactions", tuple(
+            tuple((i, e.trigger.tech_type) for i, e in enumerate(c.effects)
+                  if e.trigger is not None and e.trigger.event == "learn") for c in cards))
+        object.__setattr__(self, "create_reactive", tuple(
+            any(e.special == "poulnabrone" or (e.trigger is not None and e.trigger.event == "create")
+                for e in c.effects) for c in cards))
+        object.__setattr__(self, "reducer", tuple(
+            any(e.reduction is not None for e in c.effects) for c in cards))
+        object.__setattr__(self, "kinds", tuple(c.kind for c in cards))
+        object.__setattr__(self, "candi_sukuh", tuple(
+            any(e.special == "candi_sukuh" for e in c.effects) for c in cards))
+        object.__setattr__(self, "single_minimum", tuple(
+            (c.requirement[0].counter, c.requirement[0].value)
+            if len(c.requirement) == 1 and c.requirement[0].op == ">=" else None
+            for c in cards))
 
     def __len__(self) -> int:
         return len(self.cards)

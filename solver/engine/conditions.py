@@ -29,17 +29,20 @@ def _past(kind: int) -> Counter:
     return lambda st, src: st.count_past(kind)
 
 
+def _of_kind(kinds: tuple[int, ...], members: list[int], kind: int) -> int:
+    """How many of `members` are of `kind` (`kinds`: the book's kind per card)."""
+    return sum(1 for c in members if kinds[c] == kind)
+
+
 def _timeline(kind: int) -> Counter:
     def f(st: GameState, src: int) -> int:
-        cards = st.book.cards
-        return sum(1 for c in st.monuments() if cards[c].kind == kind)
+        return _of_kind(st.book.kinds, st.monuments(), kind)
     return f
 
 
 def _techs(kind: int) -> Counter:
     def f(st: GameState, src: int) -> int:
-        cards = st.book.cards
-        return sum(1 for c in st.techs if cards[c].kind == kind)
+        return _of_kind(st.book.kinds, st.techs, kind)
     return f
 
 
@@ -174,11 +177,11 @@ class Counts:
     def _histogram(self, zone: int) -> list[int]:
         """How many cards of each of the three types (monument or technology) in a zone."""
         st = self.st
-        cards = st.book.cards
         members = st.past if zone == 0 else st.techs if zone == 1 else st.monuments()
+        kinds = st.book.kinds
         hist = [0, 0, 0, 0]
         for c in members:
-            hist[cards[c].kind] += 1
+            hist[kinds[c]] += 1
         return hist[:3]
 
     def at(self, counter: str, source: int) -> int:

@@ -87,7 +87,10 @@ def any_creatable(st: GameState) -> bool:
     payable = len(st.hand) - 1
     free = st.free_spaces()
     art_free = EMPTY in st.artifacts
-    return any(_creatable_in(cards, c, payable, free, art_free, None, None) for c in st.hand)
+    for c in st.hand:  # noqa: SIM110 (a loop: no generator per call on the action choice's path)
+        if _creatable_in(cards, c, payable, free, art_free, None, None):
+            return True
+    return False
 
 
 def creatable(st: GameState, kind: int | None, mtype: int | None) -> list[int]:
@@ -178,8 +181,9 @@ def entering_knowledge(st: GameState, card: int) -> int:
         d = e.discount
         if d is not None and holds(st, e.condition, card):
             value -= d.fixed if d.per is None else d.times * count(st, d.per, card)
+    reducer = st.book.reducer
     for x in st.in_play():
-        if x == card:
+        if x == card or not reducer[x]:
             continue
         for e in cards[x].effects:
             r = e.reduction
@@ -208,8 +212,9 @@ def place(st: GameState, fr: Frame) -> None:
                 continue
             group.append((card, i))
     cards = st.book.cards
+    reactive = st.book.create_reactive
     for x in st.in_play():
-        if x == card:
+        if x == card or not reactive[x]:
             continue
         for i, e in enumerate(cards[x].effects):
             if e.special == "poulnabrone":

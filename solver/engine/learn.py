@@ -8,11 +8,12 @@ from __future__ import annotations
 from bisect import insort
 
 from solver.engine import actions as A
+from solver.engine.cards import Clause
 from solver.engine.conditions import (
     MET,
     MET_IF_RELAXED,
+    NOT_MET,
     Counts,
-    requirement_status,
 )
 from solver.engine.frames import D_LEARN, F_EFFECT, F_LEARN_TRIGGERS, Frame, Registry
 from solver.engine.groups import push_group
@@ -20,8 +21,13 @@ from solver.engine.state import EMPTY, GameState
 
 
 def candi_sukuh_in_timeline(st: GameState) -> bool:
-    cards = st.book.cards
-    return any(e.special == "candi_sukuh" for c in st.monuments() for e in cards[c].effects)
+    """Whether a Timeline monument carries Candi Sukuh's special (D19)."""
+    flags = st.book.candi_sukuh
+    for items in st.spaces:
+        for c in items:
+            if c >= 0 and flags[c]:
+                return True
+    return False
 
 
 def learnable(st: GameState, ignore_requirements: bool) -> list[int]:
@@ -33,12 +39,28 @@ def learnable(st: GameState, ignore_requirements: bool) -> list[int]:
     if ignore_requirements:
         return sorted(techs)
     cards = st.book.cards
+    single = st.book.single_minimum
     counts = Counts(st)
+    values = counts.values
     out: list[int] = []
     relaxed: list[int] = []
     for t in techs:
+        one = single[t]
+        if one is not None:  # one "at least" clause (most requirements): compared here
+            counter, need = one
+            v = values.get(counter)
+            if v is None:
+                v = counts.of(counter)
+            if v >= need:
+                out.append(t)
+            elif v >= max(0, need - 1):
+                relaxed.append(t)
+            continue
         requirement = cards[t].requirement
-        status = requirement_status(counts, requirement) if requirement else MET
+        if not requirement:
+            out.append(t)
+            continue
+        status = _status(counts, requirement)
         if status == MET:
             out.append(t)
         elif status == MET_IF_RELAXED:
@@ -49,18 +71,58 @@ def learnable(st: GameState, ignore_requirements: bool) -> list[int]:
     return out
 
 
+def _status(counts: Counts, requirement: tuple[Clause, ...]) -> int:
+    """`requirement_status`, with the usual clauses (``>=``, ``<=``) compared inline and each
+    counter read from the values `counts` has already computed when it can (the same answer,
+    fewer calls: this runs for every available technology at every action choice)."""
+    values = counts.values
+    failing: Clause | None = None
+    value = 0
+    for c in requirement:
+        v = values.get(c.counter)
+        if v is None:
+            v = counts.of(c.counter)
+        op = c.op
+        if op == ">=":
+            ok = v >= c.value
+        elif op == "<=":
+            ok = v <= c.value
+        else:
+            ok = c.holds(v)
+        if not ok:
+            if failing is not None:
+                return NOT_MET
+            failing, value = c, v
+    if failing is None:
+        return MET
+    return MET_IF_RELAXED if failing.op == ">=" and value >= max(0, failing.value - 1) else NOT_MET
+
+
 def any_learnable(st: GameState) -> bool:
     """Whether the Learn action is legal (some available technology's requirement is met)."""
     cards = st.book.cards
+    single = st.book.single_minimum
     counts = Counts(st)
+    values = counts.values
     relaxed = False
     for t in st.tiles:
         if t == EMPTY:
             continue
+        one = single[t]
+        if one is not None:  # one "at least" clause, as in `learnable`
+            counter, need = one
+            v = values.get(counter)
+            if v is None:
+                v = counts.of(counter)
+            if v >= need:
+                return True
+            if v >= max(0, need - 1):
+                relaxed = True
+            continue
         requirement = cards[t].requirement
         if not requirement:
             return True
-        status = requirement_status(counts, requirement)
+        status = _status(counts, requirement)
         if status == MET:
             return True
         if status == MET_IF_RELAXED:
@@ -115,19 +177,21 @@ def add_to_collection(st: GameState, tech: int) -> None:
 def learn_trigger_group(st: GameState, tech: int) -> tuple[tuple[int, int], ...]:
     """The (card, effect index) pairs in play that react to learning `tech` (its type)."""
     ttype = st.book.cards[tech].kind
-    cards = st.book.cards
+    reactions = st.book.learn_reactions
     group: list[tuple[int, int]] = []
     for x in st.in_play():
-        for i, e in enumerate(cards[x].effects):
-            t = e.trigger
-            if t is not None and t.event == "learn" and (t.tech_type is None or t.tech_type == ttype):
-                group.append((x, i))
+        if reactions[x]:  # most cards react to no Learn
+            for i, tech_type in reactions[x]:
+                if tech_type is None or tech_type == ttype:
+                    group.append((x, i))
     return tuple(group)
 
 
 def learn_triggers(st: GameState, fr: Frame) -> None:
     """Resolve the Learn group collected when the technology entered the collection, in the
     player's order (D15); a card that has left play since does not react."""
+    if not fr[2]:  # nothing reacted to this Learn (most Learns): nothing to look up
+        return
     in_play = set(st.in_play())
     push_group(st, [(x, i) for x, i in fr[2] if x in in_play])
 

@@ -297,8 +297,8 @@ class GameState:
         return self.monuments() + self.board_artifacts()
 
     def count_past(self, kind: int) -> int:
-        cards = self.book.cards
-        return sum(1 for c in self.past if cards[c].kind == kind)
+        kinds = self.book.kinds
+        return sum(1 for c in self.past if kinds[c] == kind)
 
     # ----------------------------------------------------------------- technologies
 

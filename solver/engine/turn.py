@@ -126,10 +126,10 @@ def timeline_phase(st: GameState, fr: Frame) -> None:
     player's order (RULES.md section 4B, D15); each is queued at the start of the phase and its
     condition is checked when it resolves."""
     queue: list[tuple[int, int]] = []
-    cards = st.book.cards
+    timeline_effects = st.book.timeline_effects
     for c in st.in_play():
-        for i, e in enumerate(cards[c].effects):
-            if e.moment == "timeline":
+        if timeline_effects[c]:
+            for i in timeline_effects[c]:
                 queue.append((c, i))
     if st.chests_under:  # chests with the Timeline moment join the order (solver.engine.chests)
 
@@ -153,7 +153,9 @@ def order_choose(st: GameState, fr: Frame, action: int) -> None:
     c = A.value_of(action)
     if A.kind_of(action) == A.CHEST:
         c += CHEST_BASE
-    pos = next(i for i, item in enumerate(queue) if item[0] == c)
+    pos = 0
+    while queue[pos][0] != c:  # the first queued effect of the chosen card (it is queued)
+        pos += 1
     item = queue[pos]
     rest = queue[:pos] + queue[pos + 1:]
     if rest:

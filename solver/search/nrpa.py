@@ -199,9 +199,14 @@ class NRPA(Generic[S]):
         probabilities come from the weights *before* this adaptation (the standard version
         reads the old policy and writes a copy): all of them are computed first, then the
         updates are applied in the standard order, so the weights are the very floats the
-        copying version gives. The cached factors of the codes changed are then refreshed."""
+        copying version gives. The cached factor of a code is refreshed right after each update
+        of its weight (the last refresh, after its last update, is what stays).
+
+        With ``alpha == 1.0`` (the default), ``alpha * w`` is ``w`` exactly (IEEE
+        multiplication by one), so that product is skipped: the same floats."""
         alpha = self.config.alpha
-        get = policy.factors.get
+        factors = policy.factors
+        get = factors.get
         steps: list[tuple[Sequence[Hashable], list[float], float, int]] = []
         for cs, fs, i in trace:
             if fs is None:
@@ -211,16 +216,21 @@ class NRPA(Generic[S]):
             steps.append((cs, ws, sum(ws), i))
         weights = policy.weights
         wget = weights.get
+        exp = math.exp
+        unit = alpha == 1.0
         for cs, ws, z, i in steps:
             chosen = cs[i]
             weights[chosen] = wget(chosen, 0.0) + alpha
-            for c, w in zip(cs, ws, strict=True):
-                weights[c] = wget(c, 0.0) - alpha * w / z
-        factors = policy.factors
-        exp = math.exp
-        for cs, _, _, _ in steps:
-            for c in cs:
-                factors[c] = exp(weights[c])
+            if unit:
+                for c, w in zip(cs, ws, strict=True):
+                    v = wget(c, 0.0) - w / z
+                    weights[c] = v
+                    factors[c] = exp(v)
+            else:
+                for c, w in zip(cs, ws, strict=True):
+                    v = wget(c, 0.0) - alpha * w / z
+                    weights[c] = v
+                    factors[c] = exp(v)
 
     def level(self, n: int, policy: Policy) -> tuple[float, Trace]:
         """A level-`n` search that adapts `policy` in place (the caller's copy: a level gives
