@@ -112,7 +112,9 @@ def choose_fates(ctx: Context, reshuffle: Var | None) -> Monuments:
                 m.add(fates + first >= 1)
                 if reshuffle is None:
                     m.add(fates + first <= 1)
-                created[c] = more + (fates if reshuffle is not None else 0)
+                # Staying in the Timeline is no creation: a fate after this life needs it
+                # gone first and created again (fates + first - 1 is 1 exactly then).
+                created[c] = more + (fates + first - 1 if reshuffle is not None else 0)
             else:
                 if reshuffle is None:
                     m.add(fates + first <= 1)
