@@ -19,7 +19,11 @@
       the deck (`cardflow.dig_for_cards` counts the digs);
     * a Timeline effect fires at most once in each Timeline phase its card is in play (section
       4B): in play at a turn means created by then and, for a monument, not declined in an
-      earlier turn (the Past keeps its cards: nothing takes a monument out of the Past).
+      earlier turn (the Past keeps its cards: nothing takes a monument out of the Past);
+    * Poulnabrone Dolmen's extra Creates (M36) come only in turns by which it has been created
+      (its rule acts while it is in play; the turn of its own creation is allowed too), at
+      most 2 a turn (one per Create action), and those of granted Creates only once it is
+      created (`poulnabrone_in_play`).
 
     Each constraint holds for the real creation turns of any line of the engine, so adding them
     keeps every line a solution of the model.
@@ -31,6 +35,7 @@ from dataclasses import dataclass
 
 from solver.bounds.cpsat.context import Context, LinExpr
 from solver.bounds.cpsat.schedule import END, SPACES
+from solver.bounds.cpsat.timing import PoulnabroneTurns
 from solver.bounds.cpsat.variables import Artifacts, Effects, Monuments, Var
 
 
@@ -142,3 +147,22 @@ def timeline_in_play(ctx: Context, times: CreationTimes, monuments: Monuments,
             gone = sum(v for f, v in fate.items() if f != END and f[1] < i)
             phases.append(made - gone)
         m.add(act <= sum(phases))
+
+
+def poulnabrone_in_play(ctx: Context, times: CreationTimes, monuments: Monuments,
+                        turns: PoulnabroneTurns | None) -> None:
+    """Relaxation 10 for Poulnabrone Dolmen (M36, RULES.md section 5: its extra Create comes
+    with a Create made while it is in play): at most 2 extra Creates in a turn by whose end no
+    copy has been created (none before), and none from granted Creates unless some copy is
+    created by the last turn. A copy in the Timeline now is in play from the start."""
+    if turns is None:
+        return
+    m = ctx.model
+    copies = [c for c in monuments.cards if "poulnabrone" in ctx.facts[c].specials]
+    if any(c in monuments.space_now or c not in times.monuments for c in copies):
+        return  # in play now, or its creations are not timed: the untimed limits hold
+    for i, q in zip(turns.slots, turns.per_slot, strict=True):
+        made = sum(times.by(c, i) for c in copies)
+        m.add(q <= 2 * made)
+    last = sum(times.by(c, ctx.n_slots - 1) for c in copies)
+    m.add(turns.granted <= (ctx.actions_left + 60) * last)

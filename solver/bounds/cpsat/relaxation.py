@@ -26,7 +26,8 @@ numbered, beside the code that makes them:
 7. **Technologies**: `solver.bounds.cpsat.technologies` (and `reach.dealt_technologies`).
 8. **Scoring**: `solver.bounds.cpsat.scoring`.
 9. **Goals**: `solver.bounds.cpsat.goals`.
-10. **Creation time** (with `RelaxConfig.timed`): `solver.bounds.cpsat.creation`.
+10. **Creation time** (with `RelaxConfig.timed`, or at most `RelaxConfig.timed_turns` turns
+    left): `solver.bounds.cpsat.creation`.
 
 `Relaxation.build` adds them in one order (the order of the variables and constraints is part
 of what makes CP-SAT's search, with one worker and a fixed seed, reproducible); the variables
@@ -64,6 +65,7 @@ from solver.bounds.cpsat.creation import (
     creation_times,
     pace_creations,
     paid_by,
+    poulnabrone_in_play,
     timeline_in_play,
 )
 from solver.bounds.cpsat.effects import (
@@ -131,6 +133,12 @@ class RelaxConfig:
     # the model's optimum, and its larger LP gives a looser bound at the same budget (issue
     # 13's measurements: root 457/456/586 on with 1.0 deterministic s vs 444/450/445 off).
     timed: bool = False
+    # ... and on whatever the config when at most this many turns remain (the last two): the
+    # model is small there and the times pay. Measured at the node budget (0.1 deterministic
+    # s), 8 lines of the 60 s suite table, bound / line VP at the start of turn 16: 1.17 off,
+    # 1.08 on; turn 15: 1.90 off, 1.86 on (`benchmarks.root_bounds --lines`); the root is not
+    # affected (16 turns remain).
+    timed_turns: int = 2
 
 
 ROOT_CONFIG = RelaxConfig(max_deterministic_time=1.0)
@@ -214,21 +222,23 @@ class Relaxation:
         artifacts = choose_artifacts(ctx, reshuffle)
         techs = choose_technologies(ctx, monuments)
         events = count_events(ctx, monuments, techs)
+        timed = self.config.timed or ctx.n_slots <= self.config.timed_turns
         effects = activate_effects(ctx, monuments, artifacts, techs, events, turns, reshuffle,
-                                   self.config.timed)
+                                   timed)
         specials = special_cards(ctx, effects, turns, events)
         draws = effect_draws(ctx, effects)
         declines = declines_by_slot(ctx, monuments)
         totals = running_totals(ctx, turns, declines, draws)
         past = past_by_turn(ctx, monuments, effects, totals.declined)
         gate_timeline_effects(ctx, effects, past)
-        poulnabrone_turns(ctx, specials, turns, effects, past)
+        poulnabrone = poulnabrone_turns(ctx, specials, turns, effects, past)
         archived_by_effects = archive_by_effects(ctx, effects)
         granted_mon = limit_creations(ctx, totals, effects, specials, events, artifacts)
         times = None
         paid = None
-        if self.config.timed:
+        if timed:
             times = creation_times(ctx, monuments, artifacts)
+            poulnabrone_in_play(ctx, times, monuments, poulnabrone)
             pace_creations(ctx, times, totals.creates,
                            granted_mon + effects.gains["create_art"])
             timeline_in_play(ctx, times, monuments, effects)
