@@ -11,7 +11,9 @@
       slides take it from the space it was created in (`TimelineGraph`): the cumulative
       ``created by k => declines by the last decline any (slot <= k, space) reaches``;
     * Creates by the end of each turn are at most the Create actions by then plus every
-      granted Create (section 5);
+      granted Create (section 5), and at most the Create actions by then plus the Creates
+      granted by then: an immediate effect grants at its card's creation, a decline effect
+      at its monument's decline (`granted_by_turn`);
     * a card is paid for when it is created (section 5: the card and ``discard_cost`` other
       cards leave the hand at the Create), so the cards used by each turn cover the creations
       made by then (`cardflow.hold_cards` keeps the balance);
@@ -95,13 +97,49 @@ def creation_times(ctx: Context, monuments: Monuments, artifacts: Artifacts) -> 
 
 
 def pace_creations(ctx: Context, times: CreationTimes, creates_by: list[Var],
-                   granted: LinExpr) -> None:
+                   granted: LinExpr, granted_by: list[LinExpr] | None = None) -> None:
     """Relaxation 10: first creations by the end of each turn are at most the Create actions
-    by then plus all the granted Creates (RULES.md section 5)."""
+    by then plus all the granted Creates (RULES.md section 5), and at most the Create actions
+    by then plus the Creates granted by then (`granted_by`, see `granted_by_turn`)."""
     for i in range(ctx.n_slots):
         made = sum(times.by(c, i) for c, _ in times.timed())
         if not isinstance(made, int):
             ctx.model.add(made <= creates_by[i] + granted)
+            if granted_by is not None:
+                ctx.model.add(made <= creates_by[i] + granted_by[i])
+
+
+def granted_by_turn(ctx: Context, times: CreationTimes, monuments: Monuments,
+                    artifacts: Artifacts, effects: Effects, poulnabrone: LinExpr,
+                    turns: PoulnabroneTurns | None) -> list[LinExpr]:
+    """Relaxation 10: per slot, the Creates (monuments and artifacts) granted by its end, at
+    most: an immediate effect's Creates once per creation of its card by then (it fires at
+    the creation, RULES.md section 5; cards with one timed life only), a decline effect's once
+    per decline of its monument by then (section 4C step 2; monuments that do not discard
+    themselves), every other grant (Timeline effects, triggers, technologies, chests) in full,
+    and Poulnabrone's extra Creates (M36) of the Create actions of the turns by then plus all
+    those of granted Creates (all of them when its turns are not known)."""
+    one_life = {a for a in artifacts.new
+                if artifacts.created[a] is artifacts.first_created[a]}
+    out: list[LinExpr] = []
+    for i in range(ctx.n_slots):
+        total: LinExpr = 0
+        for card, moment, k, act in effects.granting:
+            if moment == "immediate" and (card in times.monuments or card in one_life):
+                total = total + k * times.by(card, i)
+            elif (moment == "decline" and card in monuments.fate
+                  and card not in monuments.vanished):
+                total = total + k * sum(v for f, v in monuments.fate[card].items()
+                                        if f != END and f[1] <= i)
+            else:
+                total = total + k * act
+        if turns is None:
+            total = total + poulnabrone
+        else:
+            total = total + turns.granted + sum(
+                q for j, q in zip(turns.slots, turns.per_slot, strict=True) if j <= i)
+        out.append(total)
+    return out
 
 
 def paid_by(ctx: Context, times: CreationTimes, i: int) -> LinExpr:

@@ -10,8 +10,8 @@ Timeline to the end, being discarded by its own decline effect (C25-C29), or not
    effect of the card declining then (a Create, a move, or a Learn of a technology that
    moves), and while that effect resolves space 1 holds the declining card and at most one
    more: so a phase declines at most `cap` monuments plus one per such effect declining in it
-   (`limit_declines`); the entries by Learns are at most the moves and Creates of the
-   technologies learned (each learned once, its immediate effect firing once).
+   (`limit_declines`); the entries by Learns are at most the technologies learned that move
+   or create (each learned once, its immediate effect resolving inside one decline effect).
 3. **Timing and cost.** A monument created in space s at turn u declines at u + s - 1 (the
    slides, `schedule.TimelineGraph`); the discard cost is ``discard_cost + |s - start|``
    (section 5). For each fate the model charges the smallest cost of any (turn, space) that
@@ -196,8 +196,9 @@ def limit_declines(ctx: Context, monuments: Monuments, techs: Technologies,
                     else:
                         by_learns[fate[1]] = by_learns[fate[1]] + v
             vanish_entries = vanish_entries + monuments.vanished.get(c, 0)
-    # An entry by a decline Learn is the immediate effect of the technology learned: each
-    # technology is learned once, and its effect moves or creates at most its printed count.
+    # An entry by a decline Learn is the immediate effect of the technology learned, resolved
+    # inside that decline effect (one entry at most, see above): each technology is learned
+    # once, so at most one entry per moving or creating technology learned.
     learn_entries: list[LinExpr] = []
     for j in ctx.schedule.decline_slots:
         if not isinstance(by_learns[j], int):
@@ -206,9 +207,7 @@ def limit_declines(ctx: Context, monuments: Monuments, techs: Technologies,
             entering[j] = entering[j] + e
             learn_entries.append(e)
     if learn_entries:
-        m.add(sum(learn_entries) <= sum(
-            (facts[t].immediate.moves + facts[t].immediate.create_mon) * techs.learned[t]
-            for t in movers))
+        m.add(sum(learn_entries) <= sum(techs.learned[t] for t in movers))
     for j in ctx.schedule.decline_slots:
         if not isinstance(declined[j], int):
             m.add(declined[j] <= ctx.slots[j].cap + entering[j] + vanish_entries)

@@ -63,6 +63,7 @@ from solver.bounds.cpsat.counters import final_counters
 from solver.bounds.cpsat.creation import (
     arrive_in_time,
     creation_times,
+    granted_by_turn,
     pace_creations,
     paid_by,
     poulnabrone_in_play,
@@ -240,7 +241,9 @@ class Relaxation:
             times = creation_times(ctx, monuments, artifacts)
             poulnabrone_in_play(ctx, times, monuments, poulnabrone)
             pace_creations(ctx, times, totals.creates,
-                           granted_mon + effects.gains["create_art"])
+                           granted_mon + effects.gains["create_art"],
+                           granted_by_turn(ctx, times, monuments, artifacts, effects,
+                                           specials.poulnabrone, poulnabrone))
             timeline_in_play(ctx, times, monuments, effects)
             greek = greek_creations(ctx, techs)
             paid = [paid_by(ctx, times, i) - greek for i in range(ctx.n_slots)]
