@@ -134,12 +134,14 @@ class RelaxConfig:
     # the model's optimum, and its larger LP gives a looser bound at the same budget (issue
     # 13's measurements: root 457/456/586 on with 1.0 deterministic s vs 444/450/445 off).
     timed: bool = False
-    # ... and on whatever the config when at most this many turns remain (the last two): the
-    # model is small there and the times pay. Measured at the node budget (0.1 deterministic
-    # s), 8 lines of the 60 s suite table, bound / line VP at the start of turn 16: 1.17 off,
-    # 1.08 on; turn 15: 1.90 off, 1.86 on (`benchmarks.root_bounds --lines`); the root is not
-    # affected (16 turns remain).
-    timed_turns: int = 2
+    # ... and on whatever the config when at most this many turns remain: the model is
+    # small there and the times pay. Measured at the node budget (0.1 deterministic s) on the
+    # 24 lines of session 3's 60 s suite table (`benchmarks.root_bounds --lines t60.jsonl`),
+    # mean bound / line VP at the start of turn 16: 1.10 before this round, 1.06 with 1;
+    # at turn 15: 1.85 before, 1.80 with 1, 1.88 with 2 (better on 14 of 24 lines, but CP-SAT
+    # proves less on the larger model within the budget: 212 vs 124 on t5-h3). The root (16
+    # turns left) is not affected.
+    timed_turns: int = 1
 
 
 ROOT_CONFIG = RelaxConfig(max_deterministic_time=1.0)
