@@ -151,8 +151,9 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     whose condition reads a counter that never goes down (Past, technologies, artifacts ever
     on the board, the highest lost knowledge) fires only if the final counter meets it. The
     draws of an unconditional decline effect are counted in its decline slot. With `per_phase`
-    (creation times, relaxation 10), each Timeline effect's activations are a variable, at
-    most one per Timeline phase (one card is in play once at a time)."""
+    (always sound; used near the end and with creation times, relaxation 10), each Timeline
+    effect's activations are a variable, at most one per Timeline phase (one card is in play
+    once at a time, even one created again after a reshuffle)."""
     st, m, cards, facts, sch = ctx.state, ctx.model, ctx.cards, ctx.facts, ctx.schedule
     actions, phases = ctx.actions_left, sch.timeline_phases
     pool: dict[str, list[LinExpr]] = {k: [] for k in POOLS}

@@ -142,6 +142,13 @@ class RelaxConfig:
     # proves less on the larger model within the budget: 212 vs 124 on t5-h3). The root (16
     # turns left) is not affected.
     timed_turns: int = 1
+    # A Timeline effect fires at most once per Timeline phase (one card is in play once at a
+    # time, RULES.md section 4B; `effects.activate_effects`'s `per_phase`), always sound; on
+    # when at most this many turns remain (and with creation times). Measured like
+    # `timed_turns`: turn 15, 1.80 x VP off, 1.78 on (18 of 24 lines lower, 3 higher); the
+    # root at 1.0 deterministic s, 6 deals, mean 438.5 off, 439.5 on (T4 H4 438 -> 445):
+    # hence not at the root.
+    per_phase_turns: int = 2
 
 
 ROOT_CONFIG = RelaxConfig(max_deterministic_time=1.0)
@@ -226,8 +233,9 @@ class Relaxation:
         techs = choose_technologies(ctx, monuments)
         events = count_events(ctx, monuments, techs)
         timed = self.config.timed or ctx.n_slots <= self.config.timed_turns
+        per_phase = timed or ctx.n_slots <= self.config.per_phase_turns
         effects = activate_effects(ctx, monuments, artifacts, techs, events, turns, reshuffle,
-                                   timed)
+                                   per_phase)
         specials = special_cards(ctx, effects, turns, events)
         draws = effect_draws(ctx, effects)
         declines = declines_by_slot(ctx, monuments)
