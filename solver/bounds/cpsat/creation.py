@@ -11,7 +11,9 @@
       slides take it from the space it was created in (`TimelineGraph`): the cumulative
       ``created by k => declines by the last decline any (slot <= k, space) reaches``;
     * Creates by the end of each turn are at most the Create actions by then plus every
-      granted Create (section 5);
+      granted Create (section 5), and at most the Create actions by then plus the Creates
+      granted by then: an immediate effect grants at its card's creation, a decline effect
+      at its monument's decline (`granted_by_turn`);
     * a card is paid for when it is created (section 5: the card and ``discard_cost`` other
       cards leave the hand at the Create), so the cards used by each turn cover the creations
       made by then (`cardflow.hold_cards` keeps the balance);
@@ -19,7 +21,11 @@
       the deck (`cardflow.dig_for_cards` counts the digs);
     * a Timeline effect fires at most once in each Timeline phase its card is in play (section
       4B): in play at a turn means created by then and, for a monument, not declined in an
-      earlier turn (the Past keeps its cards: nothing takes a monument out of the Past).
+      earlier turn (the Past keeps its cards: nothing takes a monument out of the Past);
+    * Poulnabrone Dolmen's extra Creates (M36) come only in turns by which it has been created
+      (its rule acts while it is in play; the turn of its own creation is allowed too), at
+      most 2 a turn (one per Create action), and those of granted Creates only once it is
+      created (`poulnabrone_in_play`).
 
     Each constraint holds for the real creation turns of any line of the engine, so adding them
     keeps every line a solution of the model.
@@ -31,6 +37,7 @@ from dataclasses import dataclass
 
 from solver.bounds.cpsat.context import Context, LinExpr
 from solver.bounds.cpsat.schedule import END, SPACES
+from solver.bounds.cpsat.timing import PoulnabroneTurns
 from solver.bounds.cpsat.variables import Artifacts, Effects, Monuments, Var
 
 
@@ -90,13 +97,49 @@ def creation_times(ctx: Context, monuments: Monuments, artifacts: Artifacts) -> 
 
 
 def pace_creations(ctx: Context, times: CreationTimes, creates_by: list[Var],
-                   granted: LinExpr) -> None:
+                   granted: LinExpr, granted_by: list[LinExpr] | None = None) -> None:
     """Relaxation 10: first creations by the end of each turn are at most the Create actions
-    by then plus all the granted Creates (RULES.md section 5)."""
+    by then plus all the granted Creates (RULES.md section 5), and at most the Create actions
+    by then plus the Creates granted by then (`granted_by`, see `granted_by_turn`)."""
     for i in range(ctx.n_slots):
         made = sum(times.by(c, i) for c, _ in times.timed())
         if not isinstance(made, int):
             ctx.model.add(made <= creates_by[i] + granted)
+            if granted_by is not None:
+                ctx.model.add(made <= creates_by[i] + granted_by[i])
+
+
+def granted_by_turn(ctx: Context, times: CreationTimes, monuments: Monuments,
+                    artifacts: Artifacts, effects: Effects, poulnabrone: LinExpr,
+                    turns: PoulnabroneTurns | None) -> list[LinExpr]:
+    """Relaxation 10: per slot, the Creates (monuments and artifacts) granted by its end, at
+    most: an immediate effect's Creates once per creation of its card by then (it fires at
+    the creation, RULES.md section 5; cards with one timed life only), a decline effect's once
+    per decline of its monument by then (section 4C step 2; monuments that do not discard
+    themselves), every other grant (Timeline effects, triggers, technologies, chests) in full,
+    and Poulnabrone's extra Creates (M36) of the Create actions of the turns by then plus all
+    those of granted Creates (all of them when its turns are not known)."""
+    one_life = {a for a in artifacts.new
+                if artifacts.created[a] is artifacts.first_created[a]}
+    out: list[LinExpr] = []
+    for i in range(ctx.n_slots):
+        total: LinExpr = 0
+        for card, moment, k, act in effects.granting:
+            if moment == "immediate" and (card in times.monuments or card in one_life):
+                total = total + k * times.by(card, i)
+            elif (moment == "decline" and card in monuments.fate
+                  and card not in monuments.vanished):
+                total = total + k * sum(v for f, v in monuments.fate[card].items()
+                                        if f != END and f[1] <= i)
+            else:
+                total = total + k * act
+        if turns is None:
+            total = total + poulnabrone
+        else:
+            total = total + turns.granted + sum(
+                q for j, q in zip(turns.slots, turns.per_slot, strict=True) if j <= i)
+        out.append(total)
+    return out
 
 
 def paid_by(ctx: Context, times: CreationTimes, i: int) -> LinExpr:
@@ -142,3 +185,22 @@ def timeline_in_play(ctx: Context, times: CreationTimes, monuments: Monuments,
             gone = sum(v for f, v in fate.items() if f != END and f[1] < i)
             phases.append(made - gone)
         m.add(act <= sum(phases))
+
+
+def poulnabrone_in_play(ctx: Context, times: CreationTimes, monuments: Monuments,
+                        turns: PoulnabroneTurns | None) -> None:
+    """Relaxation 10 for Poulnabrone Dolmen (M36, RULES.md section 5: its extra Create comes
+    with a Create made while it is in play): at most 2 extra Creates in a turn by whose end no
+    copy has been created (none before), and none from granted Creates unless some copy is
+    created by the last turn. A copy in the Timeline now is in play from the start."""
+    if turns is None:
+        return
+    m = ctx.model
+    copies = [c for c in monuments.cards if "poulnabrone" in ctx.facts[c].specials]
+    if any(c in monuments.space_now or c not in times.monuments for c in copies):
+        return  # in play now, or its creations are not timed: the untimed limits hold
+    for i, q in zip(turns.slots, turns.per_slot, strict=True):
+        made = sum(times.by(c, i) for c in copies)
+        m.add(q <= 2 * made)
+    last = sum(times.by(c, ctx.n_slots - 1) for c in copies)
+    m.add(turns.granted <= (ctx.actions_left + 60) * last)

@@ -151,17 +151,22 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     whose condition reads a counter that never goes down (Past, technologies, artifacts ever
     on the board, the highest lost knowledge) fires only if the final counter meets it. The
     draws of an unconditional decline effect are counted in its decline slot. With `per_phase`
-    (creation times, relaxation 10), each Timeline effect's activations are a variable, at
-    most one per Timeline phase (one card is in play once at a time)."""
+    (always sound; used near the end and with creation times, relaxation 10), each Timeline
+    effect's activations are a variable, at most one per Timeline phase (one card is in play
+    once at a time, even one created again after a reshuffle)."""
     st, m, cards, facts, sch = ctx.state, ctx.model, ctx.cards, ctx.facts, ctx.schedule
     actions, phases = ctx.actions_left, sch.timeline_phases
     pool: dict[str, list[LinExpr]] = {k: [] for k in POOLS}
     timed: list[tuple[LinExpr, Effect, str]] = []  # Timeline effects: (activations, ...)
     builders = len(st.deck) + len(st.discard)
 
-    def add(g: Gains, act: LinExpr) -> None:
+    granting: list[tuple[int, str, int, LinExpr]] = []
+
+    def add(g: Gains, act: LinExpr, card: int = -1, moment: str = "") -> None:
         if g.depth > builders:  # a reveal through the whole deck (P33) digs no deeper
             g = replace(g, depth=builders)
+        if g.create_mon or g.create_art:
+            granting.append((card, moment, g.create_mon + g.create_art, act))
         for key in POOLS:
             v = getattr(g, key)
             if v:
@@ -204,7 +209,7 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                 timed.append((act, e, name))
             else:
                 continue
-            add(g, act)
+            add(g, act, c, "trigger" if e.trigger is not None else e.moment)
             if f.frees_artifacts and e.moment != "timeline":
                 freed_by_paying.append(5 * act)
     for a in ctx.reach.on_board + artifacts.new:
@@ -223,7 +228,7 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                 timed.append((act, e, name))
             else:
                 continue
-            add(g, act)
+            add(g, act, a, "trigger" if e.trigger is not None else e.moment)
     for t in techs.learnable:
         for k, (e, g) in enumerate(facts[t].parts):
             if e.moment == "immediate" and e.trigger is None:
@@ -236,7 +241,7 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     return Effects(gains={k: sum(v) if v else 0 for k, v in pool.items()},
                    conditions=acts.conditions, timed=timed, decline_draws=decline_draws,
                    decline_depth=decline_depth, in_play=in_play,
-                   freed_by_paying=freed_by_paying)
+                   freed_by_paying=freed_by_paying, granting=granting)
 
 
 def special_cards(ctx: Context, effects: Effects, turns: TurnActions,

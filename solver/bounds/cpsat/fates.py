@@ -10,7 +10,8 @@ Timeline to the end, being discarded by its own decline effect (C25-C29), or not
    effect of the card declining then (a Create, a move, or a Learn of a technology that
    moves), and while that effect resolves space 1 holds the declining card and at most one
    more: so a phase declines at most `cap` monuments plus one per such effect declining in it
-   (`limit_declines`).
+   (`limit_declines`); the entries by Learns are at most the technologies learned that move
+   or create (each learned once, its immediate effect resolving inside one decline effect).
 3. **Timing and cost.** A monument created in space s at turn u declines at u + s - 1 (the
    slides, `schedule.TimelineGraph`); the discard cost is ``discard_cost + |s - start|``
    (section 5). For each fate the model charges the smallest cost of any (turn, space) that
@@ -112,7 +113,9 @@ def choose_fates(ctx: Context, reshuffle: Var | None) -> Monuments:
                 m.add(fates + first >= 1)
                 if reshuffle is None:
                     m.add(fates + first <= 1)
-                created[c] = more + (fates if reshuffle is not None else 0)
+                # Staying in the Timeline is no creation: a fate after this life needs it
+                # gone first and created again (fates + first - 1 is 1 exactly then).
+                created[c] = more + (fates + first - 1 if reshuffle is not None else 0)
             else:
                 if reshuffle is None:
                     m.add(fates + first <= 1)
@@ -177,17 +180,34 @@ def limit_declines(ctx: Context, monuments: Monuments, techs: Technologies,
     declining card and at most one more while its effect resolves. At the end the Timeline
     holds at most 12 places less the time card's (a third row only with Potala Palace, D12)."""
     st, m, facts = ctx.state, ctx.model, ctx.facts
-    moving_techs = any(facts[t].immediate.moves or facts[t].immediate.create_mon
-                       for t in techs.learnable)
+    movers = [t for t in techs.learnable
+              if facts[t].immediate.moves or facts[t].immediate.create_mon]
     entering: dict[int, LinExpr] = {j: 0 for j in ctx.schedule.decline_slots}
+    by_learns: dict[int, LinExpr] = {j: 0 for j in ctx.schedule.decline_slots}
     vanish_entries: LinExpr = 0
     for c in monuments.cards:
         d = facts[c].decline
-        if d.create_mon or d.moves or (d.learn and moving_techs):
+        direct = bool(d.create_mon or d.moves)
+        if direct or (d.learn and movers):
             for fate, v in monuments.fate[c].items():
                 if fate != END:
-                    entering[fate[1]] = entering[fate[1]] + v
+                    if direct:
+                        entering[fate[1]] = entering[fate[1]] + v
+                    else:
+                        by_learns[fate[1]] = by_learns[fate[1]] + v
             vanish_entries = vanish_entries + monuments.vanished.get(c, 0)
+    # An entry by a decline Learn is the immediate effect of the technology learned, resolved
+    # inside that decline effect (one entry at most, see above): each technology is learned
+    # once, so at most one entry per moving or creating technology learned.
+    learn_entries: list[LinExpr] = []
+    for j in ctx.schedule.decline_slots:
+        if not isinstance(by_learns[j], int):
+            e = m.new_int_var(0, 2 * SPACES, f"learn_entries{j}")
+            m.add(e <= by_learns[j])
+            entering[j] = entering[j] + e
+            learn_entries.append(e)
+    if learn_entries:
+        m.add(sum(learn_entries) <= sum(techs.learned[t] for t in movers))
     for j in ctx.schedule.decline_slots:
         if not isinstance(declined[j], int):
             m.add(declined[j] <= ctx.slots[j].cap + entering[j] + vanish_entries)

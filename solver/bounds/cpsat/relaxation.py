@@ -26,7 +26,8 @@ numbered, beside the code that makes them:
 7. **Technologies**: `solver.bounds.cpsat.technologies` (and `reach.dealt_technologies`).
 8. **Scoring**: `solver.bounds.cpsat.scoring`.
 9. **Goals**: `solver.bounds.cpsat.goals`.
-10. **Creation time** (with `RelaxConfig.timed`): `solver.bounds.cpsat.creation`.
+10. **Creation time** (with `RelaxConfig.timed`, or at most `RelaxConfig.timed_turns` turns
+    left): `solver.bounds.cpsat.creation`.
 
 `Relaxation.build` adds them in one order (the order of the variables and constraints is part
 of what makes CP-SAT's search, with one worker and a fixed seed, reproducible); the variables
@@ -62,8 +63,10 @@ from solver.bounds.cpsat.counters import final_counters
 from solver.bounds.cpsat.creation import (
     arrive_in_time,
     creation_times,
+    granted_by_turn,
     pace_creations,
     paid_by,
+    poulnabrone_in_play,
     timeline_in_play,
 )
 from solver.bounds.cpsat.effects import (
@@ -131,6 +134,21 @@ class RelaxConfig:
     # the model's optimum, and its larger LP gives a looser bound at the same budget (issue
     # 13's measurements: root 457/456/586 on with 1.0 deterministic s vs 444/450/445 off).
     timed: bool = False
+    # ... and on whatever the config when at most this many turns remain: the model is
+    # small there and the times pay. Measured at the node budget (0.1 deterministic s) on the
+    # 24 lines of session 3's 60 s suite table (`benchmarks.root_bounds --lines t60.jsonl`),
+    # mean bound / line VP at the start of turn 16: 1.10 before this round, 1.06 with 1;
+    # at turn 15: 1.85 before, 1.80 with 1, 1.88 with 2 (better on 14 of 24 lines, but CP-SAT
+    # proves less on the larger model within the budget: 212 vs 124 on t5-h3). The root (16
+    # turns left) is not affected.
+    timed_turns: int = 1
+    # A Timeline effect fires at most once per Timeline phase (one card is in play once at a
+    # time, RULES.md section 4B; `effects.activate_effects`'s `per_phase`), always sound; on
+    # when at most this many turns remain (and with creation times). Measured like
+    # `timed_turns`: turn 15, 1.80 x VP off, 1.78 on (18 of 24 lines lower, 3 higher); the
+    # root at 1.0 deterministic s, 6 deals, mean 438.5 off, 439.5 on (T4 H4 438 -> 445):
+    # hence not at the root.
+    per_phase_turns: int = 2
 
 
 ROOT_CONFIG = RelaxConfig(max_deterministic_time=1.0)
@@ -214,23 +232,28 @@ class Relaxation:
         artifacts = choose_artifacts(ctx, reshuffle)
         techs = choose_technologies(ctx, monuments)
         events = count_events(ctx, monuments, techs)
+        timed = self.config.timed or ctx.n_slots <= self.config.timed_turns
+        per_phase = timed or ctx.n_slots <= self.config.per_phase_turns
         effects = activate_effects(ctx, monuments, artifacts, techs, events, turns, reshuffle,
-                                   self.config.timed)
+                                   per_phase)
         specials = special_cards(ctx, effects, turns, events)
         draws = effect_draws(ctx, effects)
         declines = declines_by_slot(ctx, monuments)
         totals = running_totals(ctx, turns, declines, draws)
         past = past_by_turn(ctx, monuments, effects, totals.declined)
         gate_timeline_effects(ctx, effects, past)
-        poulnabrone_turns(ctx, specials, turns, effects, past)
+        poulnabrone = poulnabrone_turns(ctx, specials, turns, effects, past)
         archived_by_effects = archive_by_effects(ctx, effects)
         granted_mon = limit_creations(ctx, totals, effects, specials, events, artifacts)
         times = None
         paid = None
-        if self.config.timed:
+        if timed:
             times = creation_times(ctx, monuments, artifacts)
+            poulnabrone_in_play(ctx, times, monuments, poulnabrone)
             pace_creations(ctx, times, totals.creates,
-                           granted_mon + effects.gains["create_art"])
+                           granted_mon + effects.gains["create_art"],
+                           granted_by_turn(ctx, times, monuments, artifacts, effects,
+                                           specials.poulnabrone, poulnabrone))
             timeline_in_play(ctx, times, monuments, effects)
             greek = greek_creations(ctx, techs)
             paid = [paid_by(ctx, times, i) - greek for i in range(ctx.n_slots)]

@@ -77,13 +77,23 @@ def gate_timeline_effects(ctx: Context, effects: Effects, past: PastByTurn) -> N
             ctx.model.add(act <= sum(hs))
 
 
+@dataclass(frozen=True)
+class PoulnabroneTurns:
+    """Poulnabrone's extra Creates per slot (`slots`: the slots with actions or a Timeline
+    phase; `per_slot`: one count each) and those of granted Creates (`granted`)."""
+
+    slots: list[int]
+    per_slot: list[Var]
+    granted: Var
+
+
 def poulnabrone_turns(ctx: Context, specials: Specials, turns: TurnActions,
-                      effects: Effects, past: PastByTurn) -> None:
+                      effects: Effects, past: PastByTurn) -> PoulnabroneTurns | None:
     """Poulnabrone Dolmen (M36): its extra Creates need 11 or more monuments in the Past: at
     most 2 per turn where that holds (one per Create action), plus the granted Creates once it
     holds."""
     if not specials.poulnabrone_creates:
-        return
+        return None
     m, slots, top = ctx.model, ctx.slots, ctx.actions_left + 60
     eleven = Clause("past.any", ">=", 11)
     hs = past.holds_by(ctx, "poulnabrone", [eleven])
@@ -98,3 +108,4 @@ def poulnabrone_turns(ctx: Context, specials: Specials, turns: TurnActions,
     m.add(rest <= effects.gains["create_mon"])
     m.add(rest <= top * hs[-1] if hs else rest == 0)
     m.add(sum(per_slot) + rest >= specials.poulnabrone)
+    return PoulnabroneTurns(slots=act_slots, per_slot=per_slot, granted=rest)

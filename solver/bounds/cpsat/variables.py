@@ -8,7 +8,7 @@ An entry typed `LinExpr` may be a plain int (a fixed value) as well as a variabl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from solver.bounds.cpsat.context import LinExpr
@@ -141,6 +141,8 @@ class Effects:
     :param decline_depth: per decline slot, the cards they take off the deck.
     :param in_play: per card, its times in play (now and creations to come).
     :param freed_by_paying: artifact spaces freed by paying with board artifacts (P13).
+    :param granting: every effect that grants Creates: (card or -1 for the chest, moment,
+        Creates granted per activation (monuments and artifacts), its activations).
     """
 
     gains: dict[str, LinExpr]
@@ -150,6 +152,7 @@ class Effects:
     decline_depth: dict[int, list[LinExpr]]
     in_play: dict[int, LinExpr]
     freed_by_paying: list[LinExpr]
+    granting: list[tuple[int, str, int, LinExpr]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
