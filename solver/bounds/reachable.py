@@ -301,6 +301,7 @@ SPLIT_ACTIONS: Final = 4
 PAST: Final = 0
 IN_PLAY: Final = 1
 OUT: Final = 2
+CREATING: Final = 3
 
 
 def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
@@ -343,6 +344,16 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
     in_play = set(st.artifacts)
     for sp in st.spaces:
         in_play.update(sp)
+    cards = st.book.cards
+    known_mon = known_art = 0
+    being_created: set[int] = set()
+    for fr in stack:
+        if fr[0] in (F_PLACE, D_CREATE_SPACE):
+            being_created.add(fr[1])
+            if cards[fr[1]].kind == ARTIFACT:
+                known_art += 1
+            else:
+                known_mon += 1
     status = []
     for a in acts:
         c = a.card
@@ -352,24 +363,30 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
             status.append(PAST)
         elif c in in_play:
             status.append(IN_PLAY)
+        elif c in being_created:
+            status.append(CREATING)
         else:
             status.append(OUT)
     doubled = any(c not in past for c in poulnabrone) and (
         declines > 0 or len(past) >= POULNABRONE_PAST)
-    key = (actions, phases, flight, excavates, declines, doubled, level, tuple(status))
+    known = (known_mon, known_art)
+    key = (actions, phases, flight, excavates, declines, doubled, level, known, tuple(status))
     hit = memo.counts.get(key)
     if hit is not None:
         return hit
-    result = _count(acts, status, actions, phases, flight, excavates, declines, doubled)
+    result = _count(acts, status, actions, phases, flight, excavates, declines, doubled, known)
     if len(memo.counts) < memo.CAPACITY:
         memo.counts[key] = result
     return result
 
 
 def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases: int,
-           flight: Gains, excavates: int, declines: int, doubled: bool) -> Reach:
-    """`reach` once the position is summed up."""
+           flight: Gains, excavates: int, declines: int, doubled: bool,
+           known: tuple[int, int] = (0, 0)) -> Reach:
+    """`reach` once the position is summed up; `known`: the Creates under way whose card is
+    chosen (monuments, artifacts; see `_split`)."""
     in_play: list[Activator] = []
+    creating: list[Activator] = []
     out_mon: list[Activator] = []
     out_art: list[Activator] = []
     out_tech: list[Activator] = []
@@ -383,6 +400,8 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
             return Reach(UNBOUNDED, UNBOUNDED, UNBOUNDED)  # no useful count
         if where == IN_PLAY:
             in_play.append(a)
+        elif where == CREATING:
+            creating.append(a)
         elif a.artifact:
             out_art.append(a)
         else:
@@ -393,18 +412,28 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
     else:
         splits = [(actions, actions, actions)]
     best = (0, 0, 0)
-    for creating, learning, digging in splits:
-        r = _split(in_play, out_mon, out_art, out_tech, creating, learning,
-                   digging + excavates, phases, flight, declines, doubled)
+    for creating_now, learning, digging in splits:
+        r = _split(in_play, out_mon, out_art, out_tech, creating_now, learning,
+                   digging + excavates, phases, flight, declines, doubled, creating, known)
         best = (max(best[0], r[0]), max(best[1], r[1]), max(best[2], r[2]))
     return Reach(*best)
 
 
 def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Activator],
            out_tech: list[Activator], creating: int, learning: int, excavations: int,
-           phases: int, flight: Gains, declines: int, doubled: bool) -> tuple[int, int, int]:
+           phases: int, flight: Gains, declines: int, doubled: bool,
+           chosen: list[Activator] | None = None, known: tuple[int, int] = (0, 0),
+           ) -> tuple[int, int, int]:
     """(Creates of monuments, Learns, lost removed) with `creating` Create actions, `learning`
-    Learn actions and `excavations` Excavates."""
+    Learn actions and `excavations` Excavates.
+
+    A Create under way whose card is already chosen (``D_CREATE_SPACE``, ``F_PLACE``: RULES.md
+    section 5, the card is picked first and its immediate effect resolves once it is placed)
+    creates that card: it counts as a Create (for the Timeline and the "each time you CREATE"
+    triggers) and brings that card's own gains (`chosen`), but it is not a Create any other
+    card out of play could take: of the Creates counted, `known` (monuments, artifacts) are
+    not open to the out-of-play cards."""
+    chosen = chosen or []
 
     def gains_of(a: Activator, created: bool, mon: int, art: int) -> Gains:
         g = _add(_add(a.immediate if created else NONE, a.timeline, phases), a.decline, declines)
@@ -419,19 +448,23 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
         total = flight
         for a in in_play:
             total = _add(total, gains_of(a, False, mon, art))
+        for a in chosen:
+            total = _add(total, gains_of(a, True, mon, art))
         mons = [gains_of(a, True, mon, art) for a in out_mon]
         arts = [gains_of(a, True, mon, art) for a in out_art]
         tech = [gains_of(a, True, mon, art) for a in out_tech]
+        open_mon = max(0, mon - known[0])
+        open_art = max(0, art - known[1])
         out = [0, 0, 0, 0]
         for k in range(4):
-            out[k] = (total[k] + _top([g[k] for g in mons], mon) + _top([g[k] for g in arts], art)
-                      + _top([g[k] for g in tech], learns))
+            out[k] = (total[k] + _top([g[k] for g in mons], open_mon)
+                      + _top([g[k] for g in arts], open_art) + _top([g[k] for g in tech], learns))
         return out[0], out[1], out[2], out[3]
 
     mon = art = creating
     learns = learning
     g = totals(mon, art, learns)
-    for _ in range(len(in_play) + len(out_mon) + len(out_art) + len(out_tech) + 2):
+    for _ in range(len(in_play) + len(chosen) + len(out_mon) + len(out_art) + len(out_tech) + 2):
         new_mon = creating + g[MONUMENT]
         new_art = creating + g[ARTIFACT_CREATE]
         if doubled:
