@@ -7,7 +7,8 @@ import pytest
 
 from solver.bounds.reachable import ReachMemo, _in_flight, lost_needed, reach
 from solver.bounds.simple import decline_phases_left, pool_facts, simple_upper_bound
-from solver.engine.frames import D_ORDER
+from solver.engine.flow import settle
+from solver.engine.frames import D_ACTION, D_LEARN, D_ORDER
 from solver.engine.state import GameState
 from tests.builder import idx, position
 from tests.test_endgame import plain_optimum
@@ -58,3 +59,30 @@ def test_queued_effect_whose_condition_cannot_hold_brings_nothing() -> None:
     st.stack = [*st.stack[:-1], (D_ORDER, ((m29, 0), (m29, 0)), True)]
     assert _in_flight(st, ReachMemo(), 4)[0][3] == 0
     assert _in_flight(st, ReachMemo(), 5)[0][3] == 2
+
+
+
+KNOWN = ["T1", "T2", "T5", "T9", "T10", "T11", "T19", "T22", "T23"]  # every tech with a learn chain
+
+
+@pytest.mark.parametrize("tiles", [
+    ["T3", "T12", "T20", "T13", "T21", "T28", "T34", None, None],
+    ["T29", "T37", "T45", None, None, None, "T44", "T39", None],
+    ["T3", "T4", "T6", "T7", "T8", None, "T28", "T31", "T33"],
+])
+@pytest.mark.parametrize("optional", [True, False])
+def test_one_learn_bound_at_least_the_optimum(tiles: list[str | None], optional: bool) -> None:
+    """The last turn with one Learn left (a ``D_LEARN`` of count 1, requirements ignored) and
+    end-game rules that read technology counts in the Past (M1, P5: 2 per complete trio; P1,
+    P4: tiers): the joint bound (`solver.bounds.simple._one_learn`) is at least the optimum
+    of a search with no bound; here, where nothing else can change, it is the optimum."""
+    st = position(hand=[], past=["M1", "P5", "P1", "P4"], techs=KNOWN, tiles=tiles,
+                  time_space=1, time_visits=2, turn=16, deck_top=["C6", "C7"])
+    st.stack = [fr for fr in st.stack if fr[0] != D_ACTION] + [(D_LEARN, optional, True, 1)]
+    settle(st)
+    facts = pool_facts(st)
+    assert decline_phases_left(st) == 0
+    assert reach(st, facts.activators, 0, facts.poulnabrone).learns == 1
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    assert simple_upper_bound(st, facts) == best

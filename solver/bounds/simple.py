@@ -22,6 +22,10 @@ score sheet (RULES.md section 7), the most each row can still reach:
   so it ends at least at its current value less every removal still reachable
   (`solver.bounds.reachable`), and never below 0.
 
+* One Learn left after the last decline (`_one_learn`): the technology row and the end-game
+  rules are bounded together, over the one technology that may still be learned, instead of
+  each at its own best (a technology counter grows by 1 in one type, not in all three).
+
 It is loose early in the game; near the end (few decline phases left) it is what lets branch
 and bound cut. The constraint layer (`solver.bounds.cpsat`) gives a tighter one.
 """
@@ -32,9 +36,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
+from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Card
 from solver.engine.conditions import count
-from solver.engine.frames import F_DECLINE_PHASE
+from solver.engine.frames import D_LEARN, F_DECLINE_PHASE
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
 from solver.frozen import Frozen
@@ -164,6 +169,10 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     for c in st.past:
         if c in facts.endgame:
             effect_bound += _effect_max(cards[c], ranges)
+    if declines == 0 and min(learns_left, len(tech_vps)) == 1:
+        joint = _one_learn(st, facts, r.creates, lost_lo, ranges.lost[1])
+        if joint < tech_future + effect_bound:
+            tech_future, effect_bound = 0, joint
     extra_effect_cards = 0
     for c in future:
         if c not in facts.endgame:
@@ -175,6 +184,50 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
     timeline = min(TIMELINE_PLACES, in_timeline + r.creates)
     return past_vp + sum(best_vp) + effect_bound + techs_vp + tech_future + timeline - lost_lo
+
+
+def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost_hi: int) -> int:
+    """The most the technology VP still to come plus the end-game rules of the Past can reach
+    when at most one more technology can be learned and no monument can still decline (the
+    Past is final: RULES.md section 4C, only a decline moves a card to the Past).
+
+    The collection then ends as it is or with one technology more (it never loses one). The
+    technology counters end-game rules read (`solver.engine.conditions`: ``techs.ancient``,
+    ``.secret``, ``.writing``, ``.any``, ``.min_type``, ``.max_type``) depend only on how
+    many technologies of each type the collection holds, so among the technologies not yet
+    learned, those of one type change the rules alike and the one with the most VP is the
+    best of its type: the maximum over "no Learn" and the best technology of each type bounds
+    every line. At the Learn itself (``D_LEARN`` on top, the one Learn left) the technology is
+    one of its options (section 5: an available technology whose requirement is met), so only
+    those are candidates. Every other counter keeps the range of `CounterRanges` (with no
+    Learn left)."""
+    cards = st.book.cards
+    known = set(st.techs)
+    pool: list[int] = [c for _, c in facts.techs_by_vp if c not in known]  # highest VP first
+    if st.stack and st.stack[-1][0] == D_LEARN:
+        options = {A.value_of(a) for a in st.legal_actions() if A.kind_of(a) == A.CARD}
+        pool = [c for c in pool if c in options]
+    best_of_type: dict[int, int] = {}
+    for c in pool:
+        kind = cards[c].kind
+        if kind not in best_of_type:
+            best_of_type[kind] = c
+    best = -1
+    for cand in (-1, *sorted(best_of_type.values())):
+        if cand < 0:
+            trial = st
+            gain = 0
+        else:
+            trial = st.clone()
+            trial.techs = sorted([*st.techs, cand])
+            gain = facts.vp[cand]
+        ranges = CounterRanges(trial, 0, 0, creates, lost_lo, lost_hi)
+        total = gain
+        for c in st.past:
+            if c in facts.endgame:
+                total += _effect_max(cards[c], ranges)
+        best = max(best, total)
+    return best
 
 
 class CounterRanges:
