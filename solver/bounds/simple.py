@@ -212,22 +212,40 @@ def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost
         kind = cards[c].kind
         if kind not in best_of_type:
             best_of_type[kind] = c
+    base = CounterRanges(st, 0, 0, creates, lost_lo, lost_hi)
+    fixed = 0
+    readers: list[Card] = []
+    for c in st.past:
+        if c in facts.endgame:
+            if _reads_techs(cards[c]):
+                readers.append(cards[c])
+            else:
+                fixed += _effect_max(cards[c], base)
+    now = [0, 0, 0]
+    for t in st.techs:
+        kind = cards[t].kind
+        if 0 <= kind < 3:
+            now[kind] += 1
     best = -1
     for cand in (-1, *sorted(best_of_type.values())):
-        if cand < 0:
-            trial = st
-            gain = 0
-        else:
-            trial = st.clone()
-            trial.techs = sorted([*st.techs, cand])
+        counts = list(now)
+        gain = 0
+        if cand >= 0:
             gain = facts.vp[cand]
-        ranges = CounterRanges(trial, 0, 0, creates, lost_lo, lost_hi)
-        total = gain
-        for c in st.past:
-            if c in facts.endgame:
-                total += _effect_max(cards[c], ranges)
-        best = max(best, total)
+            kind = cards[cand].kind
+            if 0 <= kind < 3:
+                counts[kind] += 1
+        ranges = CounterRanges(st, 0, 0, creates, lost_lo, lost_hi,
+                               (counts[0], counts[1], counts[2], len(st.techs) + (cand >= 0)))
+        best = max(best, gain + fixed + sum(_effect_max(card, ranges) for card in readers))
     return best
+
+
+def _reads_techs(card: Card) -> bool:
+    """Whether an end-game rule of `card` reads a technology counter."""
+    return any(e.score is not None and any(
+        x is not None and x.startswith("techs.") for x in (e.score.per, e.score.counter))
+        for e in card.effects)
 
 
 class CounterRanges:
@@ -241,8 +259,11 @@ class CounterRanges:
     `OTHER_CAP`."""
 
     def __init__(self, st: GameState, declines: int, learns: int, creates: int, lost_lo: int,
-                 lost_hi: int) -> None:
+                 lost_hi: int, techs: tuple[int, int, int, int] | None = None) -> None:
         self.st = st
+        # with no Learn left: the collection's counts by type (ancient, secret, writing) and in
+        # all, given instead of read from `st` (`_one_learn`'s candidate collections)
+        self.techs = techs
         self.declines = declines
         self.learns = learns
         self.creates = creates
@@ -266,6 +287,13 @@ class CounterRanges:
             if counter == "past.min_type":  # complete trios: a third of the Past at most
                 hi = min(hi, (len(self.st.past) + self.declines) // 3)
             return now, hi
+        if counter.startswith("techs.") and self.techs is not None:
+            a, sec, w, total = self.techs
+            value = {"techs.ancient": a, "techs.secret": sec, "techs.writing": w,
+                     "techs.any": total, "techs.min_type": min(a, sec, w),
+                     "techs.max_type": max(a, sec, w)}.get(counter)
+            if value is not None:
+                return value, value
         if counter.startswith("techs."):
             now = count(self.st, counter, source)
             hi = now + self.learns
