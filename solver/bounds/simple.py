@@ -236,7 +236,7 @@ def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost
             if 0 <= kind < 3:
                 counts[kind] += 1
         ranges = CounterRanges(st, 0, 0, creates, lost_lo, lost_hi,
-                               (counts[0], counts[1], counts[2], len(st.techs) + (cand >= 0)))
+                               (counts[0], counts[1], counts[2], len(st.techs) + (1 if cand >= 0 else 0)))
         best = max(best, gain + fixed + sum(_effect_max(card, ranges) for card in readers))
     return best
 
