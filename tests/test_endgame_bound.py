@@ -7,6 +7,7 @@ import pytest
 
 from solver.bounds.reachable import ReachMemo, _in_flight, lost_needed, reach
 from solver.bounds.simple import decline_phases_left, pool_facts, simple_upper_bound
+from solver.engine import actions as A
 from solver.engine.flow import settle
 from solver.engine.frames import D_ACTION, D_LEARN, D_ORDER
 from solver.engine.state import GameState
@@ -86,3 +87,22 @@ def test_one_learn_bound_at_least_the_optimum(tiles: list[str | None], optional:
     complete, best = plain_optimum(st)
     assert complete and best is not None
     assert simple_upper_bound(st, facts) == best
+
+
+def test_a_create_whose_card_is_chosen_opens_no_slot_for_another_card() -> None:
+    """Once the card of a Create is chosen (``D_CREATE_SPACE``: RULES.md section 5, the card is
+    picked first), that Create brings that card's gains (C1: none), not the best gains of any
+    card out of play: the counts and the bound drop, and stay at least the optimum."""
+    st = position(hand=["C1", "C2", "C5"], past=["M1", "P5"], techs=["T1", "T2", "T5", "T9", "T22", "T23"],
+                  time_space=1, time_visits=2, turn=16, deck_top=["C6", "C7"])
+    facts = pool_facts(st)
+    st.apply(A.ACT_CREATE)
+    open_create = reach(st, facts.activators, 0, facts.poulnabrone)
+    open_bound = simple_upper_bound(st, facts)
+    st.apply(A.code(A.CARD, idx(st, "C1")))
+    chosen = reach(st, facts.activators, 0, facts.poulnabrone)
+    assert chosen.learns < open_create.learns
+    assert chosen.creates <= open_create.creates
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    assert best <= simple_upper_bound(st, facts) < open_bound
