@@ -120,9 +120,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lines", type=Path,
                         help="prove the lines of a `benchmarks.solve_table --out` file (its "
                              "goal-meeting lines; deals it did not win are skipped)")
+    parser.add_argument("--deals", default=None,
+                        help="with --lines: only these deal ids (comma-separated, e.g. t2-h2-s0)")
     args = parser.parse_args(argv)
     if args.lines:
-        results = [prove_line(name, root, args, line) for name, root, line in given_lines(args.lines)]
+        wanted = set(args.deals.split(",")) if args.deals else None
+        results = [prove_line(name, root, args, line) for name, root, line in given_lines(args.lines)
+                   if wanted is None or name in wanted]
     else:
         results = [prove_line(name, root, args) for name, root in roots(args)]
     n = len(results)

@@ -25,6 +25,13 @@ Every count is an over-estimate, built from what can still happen (RULES.md sect
   grows only in decline phases);
 * **chests** under the board (section 8, D16): each effect once.
 
+**Conditions on lost knowledge**: an effect resolves only if its condition holds when it
+resolves (section 4B/D15: the engine checks it then). Lost knowledge grows only when a monument
+declines (section 4C step 2: its knowledge becomes lost knowledge; every other change is a
+removal, D22), so once no decline is left it never exceeds its current value: an effect whose
+condition asks for at least ``k`` (or exactly ``k``) lost knowledge with ``k`` above it can
+never resolve again, and its gains are left out (`reach`'s ``lost_max``).
+
 `UNBOUNDED` stands for "no useful bound": the caller then falls back to its loose count.
 """
 
@@ -33,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from solver.engine.cards import ARTIFACT, Card, Step, all_steps
+from solver.engine.cards import ARTIFACT, Card, Effect, Step, all_steps
 from solver.engine.frames import (
     D_ACTION,
     D_BOTTOM,
@@ -90,6 +97,16 @@ def step_gains(steps: tuple[Step, ...]) -> Gains:
     return mon, art, learns, lost
 
 
+def lost_needed(effect: Effect) -> int:
+    """The least lost knowledge `effect`'s condition needs to hold (a clause ``lost >= k`` or
+    ``lost == k``); 0 when its condition sets no such floor."""
+    need = 0
+    for clause in effect.condition:
+        if clause.counter == "lost" and clause.op in (">=", "=="):
+            need = max(need, clause.value)
+    return need
+
+
 def _add(a: Gains, b: Gains, times: int = 1) -> Gains:
     return (a[0] + b[0] * times, a[1] + b[1] * times, a[2] + b[2] * times, a[3] + b[3] * times)
 
@@ -107,6 +124,8 @@ class Activator(Frozen):
     :param on_create: of its triggers on a Create (``on_create_kind``: the created kind or None).
     :param on_excavate: of its triggers on an Excavate.
     :param unbounded: it has another effect with gains that no count bounds.
+    :param gated: effects left out of the sums above because their condition needs lost
+        knowledge (`lost_needed`): (the lost knowledge needed, the sum they belong to, gains).
     """
 
     card: int
@@ -120,6 +139,7 @@ class Activator(Frozen):
     on_create_kind: int | None = None
     on_excavate: Gains = NONE
     unbounded: bool = False
+    gated: tuple[tuple[int, str, Gains], ...] = ()
 
 
 def activators(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[Activator, ...]:
@@ -133,28 +153,50 @@ def activators(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[Activator
         kind: int | None = None
         unbounded = False
         any_gain = False
+        gated: list[tuple[int, str, Gains]] = []
         for e in card.effects:
             g = step_gains(e.steps)
             if g == NONE:
                 continue
             any_gain = True
+            bucket = ""
             if e.trigger is not None:
                 if e.trigger.event in ("create", "excavate"):
-                    by[e.trigger.event] = _add(by[e.trigger.event], g)
+                    bucket = e.trigger.event
                     if e.trigger.event == "create":
                         kind = e.trigger.kind
                 else:
                     unbounded = True
             elif e.moment in ("immediate", "timeline", "decline"):
-                by[e.moment] = _add(by[e.moment], g)
+                bucket = e.moment
             elif e.moment != "endgame":
                 unbounded = True
+            if bucket:
+                need = lost_needed(e)
+                if need > 0:
+                    gated.append((need, bucket, g))
+                else:
+                    by[bucket] = _add(by[bucket], g)
         if any_gain:
             out.append(Activator(c, card.is_tech, card.kind == ARTIFACT and not card.is_tech,
                                  (card.kind == ARTIFACT and not card.is_tech) or vanishes,
                                  by["immediate"], by["timeline"], by["decline"], by["create"],
-                                 kind, by["excavate"], unbounded))
+                                 kind, by["excavate"], unbounded, tuple(gated)))
     return tuple(out)
+
+
+def _with_gated(a: Activator, lost_max: int) -> Activator:
+    """`a` with the gains of its gated effects whose condition lost knowledge up to
+    `lost_max` can still meet added to their sums (see the module); unchanged if none."""
+    if not a.gated:
+        return a
+    by = {"immediate": a.immediate, "timeline": a.timeline, "decline": a.decline,
+          "create": a.on_create, "excavate": a.on_excavate}
+    for need, bucket, g in a.gated:
+        if need <= lost_max:
+            by[bucket] = _add(by[bucket], g)
+    return Activator(a.card, a.tech, a.artifact, a.cycles, by["immediate"], by["timeline"],
+                     by["decline"], by["create"], a.on_create_kind, by["excavate"], a.unbounded)
 
 
 @dataclass(frozen=True)
@@ -181,6 +223,7 @@ class ReachMemo:
     def __init__(self) -> None:
         self.steps: dict[int, tuple[tuple[Step, ...], Gains]] = {}
         self.counts: dict[tuple[object, ...], Reach] = {}
+        self.resolved: dict[int, tuple[Activator, ...]] = {}
 
     def gains(self, steps: tuple[Step, ...]) -> Gains:
         hit = self.steps.get(id(steps))
@@ -192,8 +235,10 @@ class ReachMemo:
         return g
 
 
-def _in_flight(st: GameState, memo: ReachMemo) -> tuple[Gains, int]:
-    """Gains of the work on the stack (see the module) and the Excavates under way."""
+def _in_flight(st: GameState, memo: ReachMemo, lost_max: int = UNBOUNDED) -> tuple[Gains, int]:
+    """Gains of the work on the stack (see the module) and the Excavates under way; an effect
+    queued but not yet resolving whose condition needs more than `lost_max` lost knowledge
+    brings none (its condition is checked when it resolves)."""
     gains = NONE
     excavates = 0
     cards = st.book.cards
@@ -211,7 +256,10 @@ def _in_flight(st: GameState, memo: ReachMemo) -> tuple[Gains, int]:
             items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1] if kind == D_ORDER else fr[2]
             for c, i in items:
                 if c < CHEST_BASE:
-                    gains = _add(gains, memo.gains(cards[c].effects[i].steps))
+                    effect = cards[c].effects[i]
+                    if lost_max < UNBOUNDED and lost_needed(effect) > lost_max:
+                        continue
+                    gains = _add(gains, memo.gains(effect.steps))
                 elif data is not None:
                     gains = _add(gains, memo.gains(data.chests[c - CHEST_BASE].steps))
         elif kind == D_CREATE_CARD:
@@ -253,13 +301,16 @@ SPLIT_ACTIONS: Final = 4
 PAST: Final = 0
 IN_PLAY: Final = 1
 OUT: Final = 2
+CREATING: Final = 3
 
 
 def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
           poulnabrone: tuple[int, ...], memo: ReachMemo | None = None) -> Reach:
     """The `Reach` of `st`: `acts` are the game's activators, `declines` the decline phases
     still to come (`solver.bounds.simple.decline_phases_left`), `poulnabrone` the pool's cards
-    with that special; `memo` saves work between calls.
+    with that special; `memo` saves work between calls. With no decline left, lost knowledge
+    never exceeds its current value (see the module): effects whose condition needs more are
+    left out.
 
     A builder card in play (Timeline or board) activates as the module says. A builder card out
     of play (hand, deck, discard pile, being created) activates only once created, and each
@@ -278,12 +329,31 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
     stack = st.stack
     actions = 2 * max(0, last - turn) + sum(1 for fr in stack if fr[0] == D_ACTION)
     phases = max(0, last - turn) + (1 if any(fr[0] == F_TIMELINE_PHASE for fr in stack) else 0)
-    flight, excavates = _in_flight(st, memo)
+    lost_max = st.lost if declines == 0 else UNBOUNDED
+    flight, excavates = _in_flight(st, memo, lost_max)
+    level = 0
+    if any(a.gated for a in acts):
+        needs = sorted({need for a in acts for need, _, _ in a.gated})
+        level = sum(1 for need in needs if need <= lost_max)
+        resolved = memo.resolved.get(level)
+        if resolved is None:
+            resolved = memo.resolved[level] = tuple(_with_gated(a, lost_max) for a in acts)
+        acts = resolved
     past = st.past
     techs = st.techs
     in_play = set(st.artifacts)
     for sp in st.spaces:
         in_play.update(sp)
+    cards = st.book.cards
+    known_mon = known_art = 0
+    being_created: set[int] = set()
+    for fr in stack:
+        if fr[0] in (F_PLACE, D_CREATE_SPACE):
+            being_created.add(fr[1])
+            if cards[fr[1]].kind == ARTIFACT:
+                known_art += 1
+            else:
+                known_mon += 1
     status = []
     for a in acts:
         c = a.card
@@ -293,24 +363,30 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
             status.append(PAST)
         elif c in in_play:
             status.append(IN_PLAY)
+        elif c in being_created:
+            status.append(CREATING)
         else:
             status.append(OUT)
     doubled = any(c not in past for c in poulnabrone) and (
         declines > 0 or len(past) >= POULNABRONE_PAST)
-    key = (actions, phases, flight, excavates, declines, doubled, tuple(status))
+    known = (known_mon, known_art)
+    key = (actions, phases, flight, excavates, declines, doubled, level, known, tuple(status))
     hit = memo.counts.get(key)
     if hit is not None:
         return hit
-    result = _count(acts, status, actions, phases, flight, excavates, declines, doubled)
+    result = _count(acts, status, actions, phases, flight, excavates, declines, doubled, known)
     if len(memo.counts) < memo.CAPACITY:
         memo.counts[key] = result
     return result
 
 
 def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases: int,
-           flight: Gains, excavates: int, declines: int, doubled: bool) -> Reach:
-    """`reach` once the position is summed up."""
+           flight: Gains, excavates: int, declines: int, doubled: bool,
+           known: tuple[int, int] = (0, 0)) -> Reach:
+    """`reach` once the position is summed up; `known`: the Creates under way whose card is
+    chosen (monuments, artifacts; see `_split`)."""
     in_play: list[Activator] = []
+    creating: list[Activator] = []
     out_mon: list[Activator] = []
     out_art: list[Activator] = []
     out_tech: list[Activator] = []
@@ -324,6 +400,8 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
             return Reach(UNBOUNDED, UNBOUNDED, UNBOUNDED)  # no useful count
         if where == IN_PLAY:
             in_play.append(a)
+        elif where == CREATING:
+            creating.append(a)
         elif a.artifact:
             out_art.append(a)
         else:
@@ -334,18 +412,28 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
     else:
         splits = [(actions, actions, actions)]
     best = (0, 0, 0)
-    for creating, learning, digging in splits:
-        r = _split(in_play, out_mon, out_art, out_tech, creating, learning,
-                   digging + excavates, phases, flight, declines, doubled)
+    for creating_now, learning, digging in splits:
+        r = _split(in_play, out_mon, out_art, out_tech, creating_now, learning,
+                   digging + excavates, phases, flight, declines, doubled, creating, known)
         best = (max(best[0], r[0]), max(best[1], r[1]), max(best[2], r[2]))
     return Reach(*best)
 
 
 def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Activator],
            out_tech: list[Activator], creating: int, learning: int, excavations: int,
-           phases: int, flight: Gains, declines: int, doubled: bool) -> tuple[int, int, int]:
+           phases: int, flight: Gains, declines: int, doubled: bool,
+           chosen: list[Activator] | None = None, known: tuple[int, int] = (0, 0),
+           ) -> tuple[int, int, int]:
     """(Creates of monuments, Learns, lost removed) with `creating` Create actions, `learning`
-    Learn actions and `excavations` Excavates."""
+    Learn actions and `excavations` Excavates.
+
+    A Create under way whose card is already chosen (``D_CREATE_SPACE``, ``F_PLACE``: RULES.md
+    section 5, the card is picked first and its immediate effect resolves once it is placed)
+    creates that card: it counts as a Create (for the Timeline and the "each time you CREATE"
+    triggers) and brings that card's own gains (`chosen`), but it is not a Create any other
+    card out of play could take: of the Creates counted, `known` (monuments, artifacts) are
+    not open to the out-of-play cards."""
+    chosen = chosen or []
 
     def gains_of(a: Activator, created: bool, mon: int, art: int) -> Gains:
         g = _add(_add(a.immediate if created else NONE, a.timeline, phases), a.decline, declines)
@@ -360,19 +448,23 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
         total = flight
         for a in in_play:
             total = _add(total, gains_of(a, False, mon, art))
+        for a in chosen:
+            total = _add(total, gains_of(a, True, mon, art))
         mons = [gains_of(a, True, mon, art) for a in out_mon]
         arts = [gains_of(a, True, mon, art) for a in out_art]
         tech = [gains_of(a, True, mon, art) for a in out_tech]
+        open_mon = max(0, mon - known[0])
+        open_art = max(0, art - known[1])
         out = [0, 0, 0, 0]
         for k in range(4):
-            out[k] = (total[k] + _top([g[k] for g in mons], mon) + _top([g[k] for g in arts], art)
-                      + _top([g[k] for g in tech], learns))
+            out[k] = (total[k] + _top([g[k] for g in mons], open_mon)
+                      + _top([g[k] for g in arts], open_art) + _top([g[k] for g in tech], learns))
         return out[0], out[1], out[2], out[3]
 
     mon = art = creating
     learns = learning
     g = totals(mon, art, learns)
-    for _ in range(len(in_play) + len(out_mon) + len(out_art) + len(out_tech) + 2):
+    for _ in range(len(in_play) + len(chosen) + len(out_mon) + len(out_art) + len(out_tech) + 2):
         new_mon = creating + g[MONUMENT]
         new_art = creating + g[ARTIFACT_CREATE]
         if doubled:

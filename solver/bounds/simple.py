@@ -22,6 +22,10 @@ score sheet (RULES.md section 7), the most each row can still reach:
   so it ends at least at its current value less every removal still reachable
   (`solver.bounds.reachable`), and never below 0.
 
+* One Learn left after the last decline (`_one_learn`): the technology row and the end-game
+  rules are bounded together, over the one technology that may still be learned, instead of
+  each at its own best (a technology counter grows by 1 in one type, not in all three).
+
 It is loose early in the game; near the end (few decline phases left) it is what lets branch
 and bound cut. The constraint layer (`solver.bounds.cpsat`) gives a tighter one.
 """
@@ -32,9 +36,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
+from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Card
 from solver.engine.conditions import count
-from solver.engine.frames import F_DECLINE_PHASE
+from solver.engine.frames import D_LEARN, F_DECLINE_PHASE
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
 from solver.frozen import Frozen
@@ -164,6 +169,10 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     for c in st.past:
         if c in facts.endgame:
             effect_bound += _effect_max(cards[c], ranges)
+    if declines == 0 and min(learns_left, len(tech_vps)) == 1:
+        joint = _one_learn(st, facts, r.creates, lost_lo, ranges.lost[1])
+        if joint < tech_future + effect_bound:
+            tech_future, effect_bound = 0, joint
     extra_effect_cards = 0
     for c in future:
         if c not in facts.endgame:
@@ -177,6 +186,68 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     return past_vp + sum(best_vp) + effect_bound + techs_vp + tech_future + timeline - lost_lo
 
 
+def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost_hi: int) -> int:
+    """The most the technology VP still to come plus the end-game rules of the Past can reach
+    when at most one more technology can be learned and no monument can still decline (the
+    Past is final: RULES.md section 4C, only a decline moves a card to the Past).
+
+    The collection then ends as it is or with one technology more (it never loses one). The
+    technology counters end-game rules read (`solver.engine.conditions`: ``techs.ancient``,
+    ``.secret``, ``.writing``, ``.any``, ``.min_type``, ``.max_type``) depend only on how
+    many technologies of each type the collection holds, so among the technologies not yet
+    learned, those of one type change the rules alike and the one with the most VP is the
+    best of its type: the maximum over "no Learn" and the best technology of each type bounds
+    every line. At the Learn itself (``D_LEARN`` on top, the one Learn left) the technology is
+    one of its options (section 5: an available technology whose requirement is met), so only
+    those are candidates. Every other counter keeps the range of `CounterRanges` (with no
+    Learn left)."""
+    cards = st.book.cards
+    known = set(st.techs)
+    pool: list[int] = [c for _, c in facts.techs_by_vp if c not in known]  # highest VP first
+    if st.stack and st.stack[-1][0] == D_LEARN:
+        options = {A.value_of(a) for a in st.legal_actions() if A.kind_of(a) == A.CARD}
+        pool = [c for c in pool if c in options]
+    best_of_type: dict[int, int] = {}
+    for c in pool:
+        kind = cards[c].kind
+        if kind not in best_of_type:
+            best_of_type[kind] = c
+    base = CounterRanges(st, 0, 0, creates, lost_lo, lost_hi)
+    fixed = 0
+    readers: list[Card] = []
+    for c in st.past:
+        if c in facts.endgame:
+            if _reads_techs(cards[c]):
+                readers.append(cards[c])
+            else:
+                fixed += _effect_max(cards[c], base)
+    now = [0, 0, 0]
+    for t in st.techs:
+        kind = cards[t].kind
+        if 0 <= kind < 3:
+            now[kind] += 1
+    best = -1
+    for cand in (-1, *sorted(best_of_type.values())):
+        counts = list(now)
+        gain = 0
+        if cand >= 0:
+            gain = facts.vp[cand]
+            kind = cards[cand].kind
+            if 0 <= kind < 3:
+                counts[kind] += 1
+        ranges = CounterRanges(st, 0, 0, creates, lost_lo, lost_hi,
+                               (counts[0], counts[1], counts[2], len(st.techs) + (1 if cand >= 0 else 0)))
+        best = max(best, gain + fixed + sum(_effect_max(card, ranges) for card in readers))
+    return best
+
+
+def _reads_techs(card: Card) -> bool:
+    """Whether an end-game rule of `card` reads a technology counter."""
+    return any(e.score is not None and any(
+        x is not None and x.startswith("techs.") for x in (e.score.per, e.score.counter))
+        for e in card.effects)
+
+
 class CounterRanges:
     """The range ``(lo, hi)`` each counter of an end-game rule can still end in (RULES.md
     section 7: rules read the final position): a Past count grows only by the declines still
@@ -188,8 +259,11 @@ class CounterRanges:
     `OTHER_CAP`."""
 
     def __init__(self, st: GameState, declines: int, learns: int, creates: int, lost_lo: int,
-                 lost_hi: int) -> None:
+                 lost_hi: int, techs: tuple[int, int, int, int] | None = None) -> None:
         self.st = st
+        # with no Learn left: the collection's counts by type (ancient, secret, writing) and in
+        # all, given instead of read from `st` (`_one_learn`'s candidate collections)
+        self.techs = techs
         self.declines = declines
         self.learns = learns
         self.creates = creates
@@ -213,6 +287,13 @@ class CounterRanges:
             if counter == "past.min_type":  # complete trios: a third of the Past at most
                 hi = min(hi, (len(self.st.past) + self.declines) // 3)
             return now, hi
+        if counter.startswith("techs.") and self.techs is not None:
+            a, sec, w, total = self.techs
+            value = {"techs.ancient": a, "techs.secret": sec, "techs.writing": w,
+                     "techs.any": total, "techs.min_type": min(a, sec, w),
+                     "techs.max_type": max(a, sec, w)}.get(counter)
+            if value is not None:
+                return value, value
         if counter.startswith("techs."):
             now = count(self.st, counter, source)
             hi = now + self.learns

@@ -1,0 +1,108 @@
+"""Proofs near the end (issue 13, part 2, session 4): the simple bound's end-game tightenings
+are sound (bound >= the exact optimum) and change what they should."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.bounds.reachable import ReachMemo, _in_flight, lost_needed, reach
+from solver.bounds.simple import decline_phases_left, pool_facts, simple_upper_bound
+from solver.engine import actions as A
+from solver.engine.flow import settle
+from solver.engine.frames import D_ACTION, D_LEARN, D_ORDER
+from solver.engine.state import GameState
+from tests.builder import idx, position
+from tests.test_endgame import plain_optimum
+
+
+def _last_turn_with_ishibutai(lost: int) -> GameState:
+    """The last turn's action phase, Ishibutai Kofun (M29: Timeline effect "if you have 5 or
+    more lost knowledge, discard 1 lost knowledge") in the Timeline, `lost` lost knowledge."""
+    return position(hand=["C1"], timeline={4: ["M29"], 2: ["C3"]}, past=["C4"], lost=lost,
+                    time_space=1, time_visits=2, turn=16, deck_top=["C5", "C6"])
+
+
+def test_lost_needed_reads_the_condition() -> None:
+    st = _last_turn_with_ishibutai(0)
+    card = st.book.cards[idx(st, "M29")]
+    assert [lost_needed(e) for e in card.effects] == [5]
+
+
+def _removals(lost: int, declines: int = 0) -> int:
+    st = _last_turn_with_ishibutai(lost)
+    facts = pool_facts(st)
+    return reach(st, facts.activators, declines, facts.poulnabrone).lost_removed
+
+
+def test_removal_gated_by_lost_knowledge_counts_only_when_reachable() -> None:
+    """After the last decline lost knowledge never grows (RULES.md section 4C step 2 is its
+    only source): below 5, M29's removal can never resolve and is not counted; from 5 on it is.
+    While a decline remains, it counts whatever lost knowledge is now."""
+    assert _removals(3) == _removals(4) == _removals(5) - 1 == _removals(6) - 1
+    assert _removals(3, declines=1) == _removals(6, declines=1)
+
+
+@pytest.mark.parametrize("lost", [3, 4, 5, 6])
+def test_gated_bound_at_least_the_optimum(lost: int) -> None:
+    st = _last_turn_with_ishibutai(lost)
+    assert decline_phases_left(st) == 0
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    assert simple_upper_bound(st, pool_facts(st)) >= best
+
+
+def test_queued_effect_whose_condition_cannot_hold_brings_nothing() -> None:
+    """An effect queued in the Timeline phase checks its condition when it resolves
+    (`solver.engine.effects.resolve_effect`): queued with too little lost knowledge, its
+    removal is not counted; with enough, it is."""
+    st = _last_turn_with_ishibutai(4)
+    m29 = idx(st, "M29")
+    st.stack = [*st.stack[:-1], (D_ORDER, ((m29, 0), (m29, 0)), True)]
+    assert _in_flight(st, ReachMemo(), 4)[0][3] == 0
+    assert _in_flight(st, ReachMemo(), 5)[0][3] == 2
+
+
+
+KNOWN = ["T1", "T2", "T5", "T9", "T10", "T11", "T19", "T22", "T23"]  # every tech with a learn chain
+
+
+@pytest.mark.parametrize("tiles", [
+    ["T3", "T12", "T20", "T13", "T21", "T28", "T34", None, None],
+    ["T29", "T37", "T45", None, None, None, "T44", "T39", None],
+    ["T3", "T4", "T6", "T7", "T8", None, "T28", "T31", "T33"],
+])
+@pytest.mark.parametrize("optional", [True, False])
+def test_one_learn_bound_at_least_the_optimum(tiles: list[str | None], optional: bool) -> None:
+    """The last turn with one Learn left (a ``D_LEARN`` of count 1, requirements ignored) and
+    end-game rules that read technology counts in the Past (M1, P5: 2 per complete trio; P1,
+    P4: tiers): the joint bound (`solver.bounds.simple._one_learn`) is at least the optimum
+    of a search with no bound; here, where nothing else can change, it is the optimum."""
+    st = position(hand=[], past=["M1", "P5", "P1", "P4"], techs=KNOWN, tiles=tiles,
+                  time_space=1, time_visits=2, turn=16, deck_top=["C6", "C7"])
+    st.stack = [fr for fr in st.stack if fr[0] != D_ACTION] + [(D_LEARN, optional, True, 1)]
+    settle(st)
+    facts = pool_facts(st)
+    assert decline_phases_left(st) == 0
+    assert reach(st, facts.activators, 0, facts.poulnabrone).learns == 1
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    assert simple_upper_bound(st, facts) == best
+
+
+def test_a_create_whose_card_is_chosen_opens_no_slot_for_another_card() -> None:
+    """Once the card of a Create is chosen (``D_CREATE_SPACE``: RULES.md section 5, the card is
+    picked first), that Create brings that card's gains (C1: none), not the best gains of any
+    card out of play: the counts and the bound drop, and stay at least the optimum."""
+    st = position(hand=["C1", "C2", "C5"], past=["M1", "P5"], techs=["T1", "T2", "T5", "T9", "T22", "T23"],
+                  time_space=1, time_visits=2, turn=16, deck_top=["C6", "C7"])
+    facts = pool_facts(st)
+    st.apply(A.ACT_CREATE)
+    open_create = reach(st, facts.activators, 0, facts.poulnabrone)
+    open_bound = simple_upper_bound(st, facts)
+    st.apply(A.code(A.CARD, idx(st, "C1")))
+    chosen = reach(st, facts.activators, 0, facts.poulnabrone)
+    assert chosen.learns < open_create.learns
+    assert chosen.creates <= open_create.creates
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    assert best <= simple_upper_bound(st, facts) < open_bound
