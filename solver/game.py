@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from solver.bounds.bound import Bound, SimpleBound
+from solver.bounds.decktakes import DeckTakes
 from solver.engine.goal_check import goal_shortfall
 from solver.engine.state import GameState
 from solver.guidance import policy
@@ -31,8 +32,9 @@ class HeritageGame:
                  plan: policy.PlanPrior | None = None) -> None:
         self.bound: Bound = bound if bound is not None else SimpleBound()
         self.has_prior = prior
-        self.readers = TokenReadersCache()
-        self.dominance = Dominance()
+        takes = DeckTakes()  # which deep cards can still enter play (`solver.bounds.decktakes`)
+        self.readers = TokenReadersCache(takes)
+        self.dominance = Dominance(takes)
         self.bound.keyed_by(self.search_key)
         self.plan = plan
 
@@ -43,7 +45,7 @@ class HeritageGame:
         """The engine's exact key less what nothing can read any more
         (`solver.guidance.endgame.search_key`: discard order; tokens after the last decline
         once no card, goal or chest can read them): equal keys still mean equal futures."""
-        return search_key(state, self.readers.readers(state))
+        return search_key(state, self.readers.readers(state), self.readers.takes)
 
     def policy_code(self, state: GameState, action: int) -> Hashable:
         return policy.code(state, action)

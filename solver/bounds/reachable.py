@@ -205,11 +205,13 @@ class Reach(Frozen):
 
     :param creates: Creates of a monument. :param learns: Learns.
     :param lost_removed: lost knowledge removed.
+    :param art_creates: Creates of an artifact.
     """
 
     creates: int
     learns: int
     lost_removed: int
+    art_creates: int = UNBOUNDED
 
 
 class ReachMemo:
@@ -397,7 +399,7 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
             out_tech.append(a)
             continue
         if a.unbounded or (a.cycles and a.immediate != NONE):
-            return Reach(UNBOUNDED, UNBOUNDED, UNBOUNDED)  # no useful count
+            return Reach(UNBOUNDED, UNBOUNDED, UNBOUNDED, UNBOUNDED)  # no useful count
         if where == IN_PLAY:
             in_play.append(a)
         elif where == CREATING:
@@ -411,11 +413,11 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
                   for k in range(actions + 1 - c)]
     else:
         splits = [(actions, actions, actions)]
-    best = (0, 0, 0)
+    best = (0, 0, 0, 0)
     for creating_now, learning, digging in splits:
         r = _split(in_play, out_mon, out_art, out_tech, creating_now, learning,
                    digging + excavates, phases, flight, declines, doubled, creating, known)
-        best = (max(best[0], r[0]), max(best[1], r[1]), max(best[2], r[2]))
+        best = (max(best[0], r[0]), max(best[1], r[1]), max(best[2], r[2]), max(best[3], r[3]))
     return Reach(*best)
 
 
@@ -423,8 +425,8 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
            out_tech: list[Activator], creating: int, learning: int, excavations: int,
            phases: int, flight: Gains, declines: int, doubled: bool,
            chosen: list[Activator] | None = None, known: tuple[int, int] = (0, 0),
-           ) -> tuple[int, int, int]:
-    """(Creates of monuments, Learns, lost removed) with `creating` Create actions, `learning`
+           ) -> tuple[int, int, int, int]:
+    """(Creates of monuments, Learns, lost removed, Creates of artifacts) with `creating` Create actions, `learning`
     Learn actions and `excavations` Excavates.
 
     A Create under way whose card is already chosen (``D_CREATE_SPACE``, ``F_PLACE``: RULES.md
@@ -476,5 +478,5 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
                             min(max(learns, new_learns), UNBOUNDED))
         g = totals(mon, art, learns)
     else:
-        return UNBOUNDED, UNBOUNDED, UNBOUNDED
-    return mon, learns, min(g[LOST], UNBOUNDED)
+        return UNBOUNDED, UNBOUNDED, UNBOUNDED, UNBOUNDED
+    return mon, learns, min(g[LOST], UNBOUNDED), art

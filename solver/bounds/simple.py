@@ -22,6 +22,11 @@ score sheet (RULES.md section 7), the most each row can still reach:
   so it ends at least at its current value less every removal still reachable
   (`solver.bounds.reachable`), and never below 0.
 
+* After the last decline, a technology whose requirement asks for more lost knowledge than there
+  is now is left out of the candidates (`_learnable_later`): lost knowledge then never grows
+  (section 4C step 2, D22), and every way a technology still enters the collection checks its
+  requirement (section 5 Learn; the Pyramid of the Niches learns as at a Learn), unless an
+  effect that ignores requirements may still run.
 * One Learn left after the last decline (`_one_learn`): the technology row and the end-game
   rules are bounded together, over the one technology that may still be learned, instead of
   each at its own best (a technology counter grows by 1 in one type, not in all three).
@@ -37,7 +42,7 @@ from typing import Final
 
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
 from solver.engine import actions as A
-from solver.engine.cards import ARTIFACT, Card
+from solver.engine.cards import ARTIFACT, Card, all_steps
 from solver.engine.conditions import count
 from solver.engine.frames import D_LEARN, F_DECLINE_PHASE
 from solver.engine.setup import turns_for
@@ -58,6 +63,46 @@ def _is_mover(card: Card) -> bool:
 
 def _grants_learn(card: Card) -> int:
     return sum(max(1, s.count) for e in card.effects for s in e.steps if s.op in ("learn", "niches"))
+
+
+LEARN_STEPS: Final = frozenset({"learn", "niches"})
+
+
+def _learnable_later(st: GameState, facts: PoolFacts) -> set[int] | None:
+    """With no decline left: the technologies not yet learned that may still enter the
+    collection, or None when every one may (no filter).
+
+    A technology enters the collection by a Learn (the action or an effect's, section 5) or the
+    Pyramid of the Niches (a Learn too: techeffects), each checking its requirement when it
+    happens, or by Abu Simbel's decline effect (none after the last decline). Lost knowledge
+    grows only when a monument declines (section 4C step 2; removals lower it, D22), so it never
+    exceeds its current value again: a requirement that asks for at least (or exactly) ``k`` lost
+    knowledge with ``k`` above it is never met again. Candi Sukuh in the Timeline lowers one "at
+    least" value by 1 (D19), so while a card with that special is out of the Past an "at least"
+    ``k`` needs only ``k - 1``. A Learn that ignores requirements (an effect's step or one under
+    way) can take any of them: then no filter, as long as such a card is out of the Past."""
+    past = set(st.past)
+    if any(c not in past for c in facts.free_learners):
+        return None
+    if any(fr[0] == D_LEARN and fr[2] for fr in st.stack):
+        return None
+    relax = 1 if any(c not in past for c in facts.candi) else 0
+    cards = st.book.cards
+    known = set(st.techs)
+    out: set[int] = set()
+    for _, c in facts.techs_by_vp:
+        if c in known:
+            continue
+        ok = True
+        for clause in cards[c].requirement:
+            if clause.counter != "lost":
+                continue
+            need = clause.value - relax if clause.op == ">=" else clause.value
+            if clause.op in (">=", "==") and need > st.lost:
+                ok = False
+        if ok:
+            out.add(c)
+    return out
 
 
 def decline_phases_left(st: GameState) -> int:
@@ -86,6 +131,8 @@ class PoolFacts(Frozen):
     :param activators: the pool's effects that grant Creates or Learns or remove lost
         knowledge (`solver.bounds.reachable`).
     :param poulnabrone: the pool's cards with Poulnabrone Dolmen's special.
+    :param free_learners: the pool's cards with a Learn that ignores requirements.
+    :param candi: the pool's cards with Candi Sukuh's special (D19).
     """
 
     monuments: tuple[int, ...]
@@ -96,6 +143,8 @@ class PoolFacts(Frozen):
     techs_by_vp: tuple[tuple[int, int], ...]
     activators: tuple[Activator, ...] = ()
     poulnabrone: tuple[int, ...] = ()
+    free_learners: tuple[int, ...] = ()
+    candi: tuple[int, ...] = ()
 
 
 def pool_facts(st: GameState) -> PoolFacts:
@@ -115,6 +164,11 @@ def pool_facts(st: GameState) -> PoolFacts:
         activators=activators(cards, pool),
         poulnabrone=tuple(c for c in sorted(pool)
                           if any(e.special == "poulnabrone" for e in cards[c].effects)),
+        free_learners=tuple(c for c in sorted(pool) if any(
+            s.op in LEARN_STEPS and s.ignore_requirements
+            for e in cards[c].effects for s in all_steps(e.steps))),
+        candi=tuple(c for c in sorted(pool)
+                    if any(e.special == "candi_sukuh" for e in cards[c].effects)),
     )
 
 
@@ -158,7 +212,9 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     r = reach(st, facts.activators, phases, facts.poulnabrone, memo)
     learns_left = r.learns
     known_techs = set(st.techs)
-    tech_vps = [v for v, c in facts.techs_by_vp if c not in known_techs]
+    later = _learnable_later(st, facts) if phases == 0 else None
+    tech_vps = [v for v, c in facts.techs_by_vp
+                if c not in known_techs and (later is None or c in later)]
     tech_future = sum(tech_vps[:learns_left])
     # End-game effects at their most optimistic: each card's rule at its best over the range
     # its counter can still reach (`CounterRanges`).
@@ -170,7 +226,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         if c in facts.endgame:
             effect_bound += _effect_max(cards[c], ranges)
     if declines == 0 and min(learns_left, len(tech_vps)) == 1:
-        joint = _one_learn(st, facts, r.creates, lost_lo, ranges.lost[1])
+        joint = _one_learn(st, facts, r.creates, lost_lo, ranges.lost[1], later)
         if joint < tech_future + effect_bound:
             tech_future, effect_bound = 0, joint
     extra_effect_cards = 0
@@ -186,7 +242,8 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     return past_vp + sum(best_vp) + effect_bound + techs_vp + tech_future + timeline - lost_lo
 
 
-def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost_hi: int) -> int:
+def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost_hi: int,
+               later: set[int] | None = None) -> int:
     """The most the technology VP still to come plus the end-game rules of the Past can reach
     when at most one more technology can be learned and no monument can still decline (the
     Past is final: RULES.md section 4C, only a decline moves a card to the Past).
@@ -199,11 +256,13 @@ def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost
     best of its type: the maximum over "no Learn" and the best technology of each type bounds
     every line. At the Learn itself (``D_LEARN`` on top, the one Learn left) the technology is
     one of its options (section 5: an available technology whose requirement is met), so only
-    those are candidates. Every other counter keeps the range of `CounterRanges` (with no
+    those are candidates; elsewhere only those of `later` (`_learnable_later`) when it is given.
+    Every other counter keeps the range of `CounterRanges` (with no
     Learn left)."""
     cards = st.book.cards
     known = set(st.techs)
-    pool: list[int] = [c for _, c in facts.techs_by_vp if c not in known]  # highest VP first
+    pool: list[int] = [c for _, c in facts.techs_by_vp  # highest VP first
+                       if c not in known and (later is None or c in later)]
     if st.stack and st.stack[-1][0] == D_LEARN:
         options = {A.value_of(a) for a in st.legal_actions() if A.kind_of(a) == A.CARD}
         pool = [c for c in pool if c in options]

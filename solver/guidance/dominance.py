@@ -47,6 +47,7 @@ from solver.engine.frames import D_DECLINE_ORDER, D_ORDER, D_REMOVE, D_TARGET
 from solver.engine.state import CHEST_BASE, GameState
 from solver.engine.targets import PAIR_FIRST, PAIR_SECOND, REMOVE_ONE
 from solver.guidance.endgame import (
+    Takes,
     TokenReaders,
     TokenReadersCache,
     removes_only,
@@ -151,9 +152,10 @@ def _pure_draw(e: Effect) -> bool:
 
 
 def prune(st: GameState, actions: Sequence[int],
-          readers: TokenReaders | None = None) -> Sequence[int]:
+          readers: TokenReaders | None = None, takes: Takes | None = None) -> Sequence[int]:
     """The options of the pending decision that a search needs to try (a non-empty subset).
-    `readers`: the game's `TokenReaders` (computed when needed if not given)."""
+    `readers`: the game's `TokenReaders` (computed when needed if not given); `takes`: see
+    `solver.guidance.endgame.tokens_dead`."""
     if len(actions) < 2 or not st.stack:
         return actions
     fr = st.stack[-1]
@@ -169,19 +171,19 @@ def prune(st: GameState, actions: Sequence[int],
         # never a pure draw, so such a queue is searched in full.
         if all(c < CHEST_BASE and _pure_draw(cards[c].effects[i]) for c, i in fr[1]):
             return actions[:1]
-        return _commuting(st, fr[1], actions, readers)
+        return _commuting(st, fr[1], actions, readers, takes)
     elif (kind == D_REMOVE or (kind == D_TARGET and fr[2] in REMOVAL_PURPOSES)) and _dead(
-            st, readers):
+            st, readers, takes):
         return actions[:1]
     return actions
 
 
-def _dead(st: GameState, readers: TokenReaders | None) -> bool:
-    return tokens_dead(st, readers if readers is not None else token_readers(st))
+def _dead(st: GameState, readers: TokenReaders | None, takes: Takes | None = None) -> bool:
+    return tokens_dead(st, readers if readers is not None else token_readers(st), takes)
 
 
 def _commuting(st: GameState, queue: tuple[tuple[int, int], ...], actions: Sequence[int],
-               readers: TokenReaders | None) -> Sequence[int]:
+               readers: TokenReaders | None, takes: Takes | None = None) -> Sequence[int]:
     """Rule 3: the first option whose effect commutes with every other queued effect, alone."""
     cards = st.book.cards
     dead: bool | None = None
@@ -192,7 +194,7 @@ def _commuting(st: GameState, queue: tuple[tuple[int, int], ...], actions: Seque
             continue
         e = cards[c].effects[i]
         if dead is None and removes_only(e):
-            dead = _dead(st, readers)
+            dead = _dead(st, readers, takes)
         prints.append(footprint(e, bool(dead)))
     if all(p.kind == OTHER for p in prints):
         return actions
@@ -212,11 +214,11 @@ def _commuting(st: GameState, queue: tuple[tuple[int, int], ...], actions: Seque
 class Dominance:
     """The dominance rules for one search, with the game's `TokenReaders` kept between calls."""
 
-    def __init__(self) -> None:
-        self.readers = TokenReadersCache()
+    def __init__(self, takes: Takes | None = None) -> None:
+        self.readers = TokenReadersCache(takes)
 
     def prune(self, st: GameState, actions: Sequence[int]) -> Sequence[int]:
         """`prune` with this game's token readers."""
         if len(actions) < 2 or not st.stack:
             return actions
-        return prune(st, actions, self.readers.readers(st))
+        return prune(st, actions, self.readers.readers(st), self.readers.takes)

@@ -21,7 +21,10 @@ no row for them (section 7). They still matter while something can *read* them:
   while its card is out of the Past, except a Timeline effect once the last Timeline phase has
   queued its effects (section 4B): then only the queued ones (and the frames on the stack)
   still run; before that, in the last turn, one that is out of play, out of the hand and not
-  being resolved runs only if it can still enter play (`_may_enter_play`).
+  being resolved runs only if it can still enter play (`_may_enter_play`), and one in the deck
+  with more cards above it than can still leave the deck before that Timeline phase (or in the
+  discard pile, with no more than the deck's cards able to leave) never reaches the hand in
+  time (`_may_leave_deck`, with a count of those cards passed in: `Takes`).
 
 When none of these can happen, the tokens are *dead*: two positions that differ only in tokens
 have the same futures, and a choice that only changes tokens changes nothing.
@@ -29,6 +32,7 @@ have the same futures, and a choice that only changes tokens changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -47,6 +51,9 @@ from solver.engine.state import CHEST_BASE, GameState
 from solver.frozen import Frozen
 
 TOKEN_COUNTERS: Final = frozenset({"tl_tokens", "self.tokens"})
+#: The most builder cards that can still leave the deck from a position in the last turn until
+#: its Timeline phase queues its effects (`solver.bounds.decktakes.DeckTakes`).
+Takes = Callable[[GameState], int]
 
 
 def last_turn(st: GameState) -> int:
@@ -142,10 +149,11 @@ def token_readers(st: GameState) -> TokenReaders:
 class TokenReadersCache:
     """The `TokenReaders` of the last game asked about (a search asks about one game)."""
 
-    def __init__(self) -> None:
+    def __init__(self, takes: Takes | None = None) -> None:
         self._setup: object = None
         self._book: object = None
         self._readers: TokenReaders | None = None
+        self.takes = takes  # see `tokens_dead`
 
     def readers(self, st: GameState) -> TokenReaders:
         if self._readers is None or st.setup is not self._setup or st.book is not self._book:
@@ -171,11 +179,12 @@ def _contains(items: tuple[object, ...], card: int) -> bool:
                for item in items)
 
 
-def tokens_dead(st: GameState, readers: TokenReaders) -> bool:
+def tokens_dead(st: GameState, readers: TokenReaders, takes: Takes | None = None) -> bool:
     """True when nothing can read tokens any more (see the module): after the last decline, no
     goal or chest under the board that reads them, no end-game score in the Past that reads
     them, and every other reader either in the Past or a Timeline reader after the last
-    Timeline phase has queued its effects without it."""
+    Timeline phase has queued its effects without it (or, before, one that cannot enter play
+    in time; `takes`: the count of `_may_leave_deck`, none: that test is skipped)."""
     if not after_last_decline(st):
         return False
     if readers.chests and any(k in readers.chests for k in (*st.goal_chests, *st.chests_under)):
@@ -189,6 +198,7 @@ def tokens_dead(st: GameState, readers: TokenReaders) -> bool:
         last = st.turn >= last_turn(st)
         queued = last and not any(fr[0] == F_TIMELINE_PHASE for fr in st.stack)
         enters: bool | None = None
+        taken = -1
         for c in readers.timeline:
             if c in past:
                 continue
@@ -199,6 +209,11 @@ def tokens_dead(st: GameState, readers: TokenReaders) -> bool:
                     enters = _may_enter_play(st)
                 if not enters:
                     continue
+                if takes is not None:
+                    if taken < 0:
+                        taken = takes(st)
+                    if not _may_leave_deck(st, c, taken):
+                        continue
             return False
     return True
 
@@ -213,6 +228,19 @@ def _in_reach(st: GameState, card: int) -> bool:
     """In play, in hand, or between zones: it may be in play when the Timeline phase starts."""
     return (card in st.hand or card in st.limbo or card in st.artifacts
             or any(card in sp for sp in st.spaces))
+
+
+def _may_leave_deck(st: GameState, card: int, taken: int) -> bool:
+    """Whether `card` may leave the deck when at most `taken` cards can (see the module): the
+    deck's top is its last card, and the discard pile is shuffled in only once the deck is
+    empty (RULES.md section 5); a card in neither: yes."""
+    deck = st.deck
+    if card in deck:
+        above = len(deck) - 1 - deck.index(card)
+        return taken > above
+    if card in st.discard:
+        return taken > len(deck)
+    return True
 
 
 def _enables(steps: tuple[Step, ...]) -> bool:
@@ -254,7 +282,8 @@ KEY_DISCARD: Final = 2
 KEY_TOKENS: Final = 4
 
 
-def search_key(st: GameState, readers: TokenReaders) -> tuple[object, ...]:
+def search_key(st: GameState, readers: TokenReaders,
+               takes: Takes | None = None) -> tuple[object, ...]:
     """The transposition key of `st` for the exact search: `GameState.key()` less what nothing
     can read. Equal keys still mean equal futures:
 
@@ -264,6 +293,6 @@ def search_key(st: GameState, readers: TokenReaders) -> tuple[object, ...]:
     * no tokens once they are dead (`tokens_dead`: after the last decline nothing reads them).
     """
     key = st.key()
-    tokens = () if tokens_dead(st, readers) else key[KEY_TOKENS]
+    tokens = () if tokens_dead(st, readers, takes) else key[KEY_TOKENS]
     return (*key[:KEY_DISCARD], tuple(sorted(st.discard)), key[KEY_DISCARD + 1],
             tokens, *key[KEY_TOKENS + 1:])

@@ -1,0 +1,173 @@
+"""How many builder cards can still leave the deck before the last Timeline phase forms its
+queue: the count that tells the end-game rules (`solver.guidance.endgame`) which cards deep in
+the deck or in the discard pile can no longer enter play in time.
+
+A builder card leaves the deck only from its top (`GameState.take_top`: draws, looks and
+reveals), and the discard pile becomes the deck only when the deck is empty (RULES.md section 5,
+"An empty builder deck is refilled by shuffling its discard pile"); no effect puts a card into
+the builder deck or takes one from the discard pile. So a card with ``d`` cards above it leaves
+the deck only after ``d`` cards left before it, and a card in the discard pile only after the
+whole deck did.
+
+In the last turn, before its Timeline phase queues its effects (section 4: no phase draws; the
+Timeline and decline phases come after), cards leave the deck only through what still runs
+before: each action choice left (section 5: Search draws 1, Excavate draws 2 per monument but
+every draw stops at 10 in hand, D4: at most 10; Archive, Create, Learn draw nothing themselves),
+the Excavates under way (at most 10 each), the steps of the effects on the stack and of the
+chests under the board (each once), and the effects that Creates and Learns set off: per Create
+the created card's immediate effect (at most the largest of any card out of the Past) and every
+"each time you CREATE" effect (at most the sum over the cards out of the Past: each fires once a
+Create), per Learn the technology's immediate effect (the largest of those not learned) and
+every "each time you LEARN" effect, per Excavate every "each time you EXCAVATE" effect. The
+Creates and Learns are `solver.bounds.reachable.reach`'s counts (over-estimates). A card in the
+Past never acts again (section 7). One effect takes at most: a ``draw`` 10 (D4), a ``reveal_keep``
+its count, Ancient Greek 10; Calakmul's ``reveal_until`` digs without bound, as does an effect of
+another trigger or moment (then `UNBOUNDED`).
+"""
+
+from __future__ import annotations
+
+from solver.bounds.reachable import UNBOUNDED, ReachMemo, reach
+from solver.bounds.simple import PoolFacts, PoolFactsCache, decline_phases_left
+from solver.engine.cards import Card, Step, all_steps
+from solver.engine.frames import (
+    D_ACTION,
+    D_CHEST_USE,
+    D_EXCAVATE,
+    D_ORDER,
+    D_YESNO,
+    F_EFFECT,
+    F_EXCAVATE_TRIGGERS,
+    F_LEARN_TRIGGERS,
+    F_STEPS,
+)
+from solver.engine.state import CHEST_BASE, HAND_LIMIT, GameState
+
+#: What one effect activation can take at most (see the module).
+DRAW_MAX = HAND_LIMIT
+GREEK = 10
+
+
+def steps_take(steps: tuple[Step, ...]) -> int:
+    """The most builder cards running `steps` once takes from the deck (see the module)."""
+    n = 0
+    for s in all_steps(steps):
+        if s.op == "draw":
+            n += min(DRAW_MAX, s.n) if s.per is None else DRAW_MAX
+        elif s.op == "reveal_keep":
+            n += s.count
+        elif s.op == "ancient_greek":
+            n += GREEK
+        elif s.op == "reveal_until":
+            return UNBOUNDED
+    return n
+
+
+class CardTakes:
+    """One card's takes by activation: immediate, on a Create, on a Learn, on an Excavate, and
+    whether another effect takes without a bound."""
+
+    __slots__ = ("card", "tech", "immediate", "on_create", "on_learn", "on_excavate", "unbounded")
+
+    def __init__(self, index: int, card: Card) -> None:
+        self.card = index
+        self.tech = card.is_tech
+        self.immediate = self.on_create = self.on_learn = self.on_excavate = 0
+        self.unbounded = False
+        for e in card.effects:
+            n = steps_take(e.steps)
+            if n == 0:
+                continue
+            if e.trigger is not None:
+                ev = e.trigger.event
+                if ev == "create":
+                    self.on_create += n
+                elif ev == "learn":
+                    self.on_learn += n
+                elif ev == "excavate":
+                    self.on_excavate += n
+                else:
+                    self.unbounded = True
+            elif e.moment == "immediate":
+                self.immediate += n
+            elif e.moment not in ("timeline", "decline", "endgame"):
+                self.unbounded = True
+            if n >= UNBOUNDED:
+                self.unbounded = True
+
+
+class DeckTakes:
+    """`takes(st)`: the bound of the module for one game, its static parts kept between calls
+    (an object passed in, never module state)."""
+
+    def __init__(self) -> None:
+        self.pool = PoolFactsCache()
+        self._facts: PoolFacts | None = None
+        self._cards: tuple[CardTakes, ...] = ()
+
+    def _tables(self, st: GameState) -> tuple[PoolFacts, tuple[CardTakes, ...], ReachMemo]:
+        facts = self.pool.facts(st)
+        if facts is not self._facts:
+            self._facts = facts
+            cards = st.book.cards
+            self._cards = tuple(t for t in (CardTakes(c, cards[c])
+                                            for c in sorted(st.setup.card_pool(st.book)))
+                                if t.immediate or t.on_create or t.on_learn or t.on_excavate
+                                or t.unbounded)
+        return facts, self._cards, self.pool.memo
+
+    def __call__(self, st: GameState) -> int:
+        """The most builder cards that can leave the deck from `st` (the last turn, its Timeline
+        phase still to form its queue) until that queue is formed (see the module)."""
+        facts, table, memo = self._tables(st)
+        past = st.past
+        techs = st.techs
+        imm = on_create = on_learn = on_excavate = 0
+        tech_imms: list[int] = []
+        for t in table:
+            if t.card in past:
+                continue
+            if t.unbounded:
+                return UNBOUNDED
+            if t.tech and t.card not in techs:
+                tech_imms.append(t.immediate)
+            elif not t.tech:
+                imm = max(imm, t.immediate)
+            on_create += t.on_create
+            on_learn += t.on_learn
+            on_excavate += t.on_excavate
+        actions = excavates = flight = 0
+        cards = st.book.cards
+        data = st.setup.chest_data
+        for fr in st.stack:
+            kind = fr[0]
+            if kind == D_ACTION:
+                actions += 1
+            elif kind in (D_EXCAVATE, F_EXCAVATE_TRIGGERS):
+                excavates += 1
+            elif kind == F_STEPS:
+                flight += steps_take(fr[2][fr[3]:])
+            elif kind == D_YESNO:
+                flight += steps_take(fr[2])
+            elif kind in (F_EFFECT, D_ORDER, F_LEARN_TRIGGERS):
+                items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1] if kind == D_ORDER else fr[2]
+                for c, i in items:
+                    if c < CHEST_BASE:
+                        flight += steps_take(cards[c].effects[i].steps)
+                    elif data is not None:
+                        flight += steps_take(data.chests[c - CHEST_BASE].steps)
+            elif kind == D_CHEST_USE and data is not None:
+                flight += steps_take(data.chests[fr[1]].steps)
+        if st.chests_under and data is not None:
+            for k in st.chests_under:
+                flight += steps_take(data.chests[k].steps)
+        if flight >= UNBOUNDED:
+            return UNBOUNDED
+        r = reach(st, facts.activators, decline_phases_left(st), facts.poulnabrone, memo)
+        if max(r.creates, r.art_creates, r.learns) >= UNBOUNDED:
+            return UNBOUNDED
+        digs = actions + excavates
+        tech_imms.sort(reverse=True)
+        total = (DRAW_MAX * digs + flight + (r.creates + r.art_creates) * (imm + on_create)
+                 + sum(tech_imms[:r.learns]) + r.learns * on_learn + digs * on_excavate)
+        return min(total, UNBOUNDED)

@@ -1,0 +1,85 @@
+"""The count of builder cards that can still leave the deck before the last Timeline phase
+(`solver.bounds.decktakes`) and the end-game rule it feeds (`solver.guidance.endgame`: a token
+reader too deep in the deck cannot enter play in time)."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.bounds.decktakes import DeckTakes
+from solver.engine.frames import F_TIMELINE_PHASE
+from solver.engine.state import GameState
+from solver.guidance.endgame import last_turn, token_readers, tokens_dead
+from solver.rng import Stream
+from tests.builder import idx, position
+from tests.test_endgame import SEEDS
+from tests.test_relaxation import endgame
+
+
+def _before_timeline(st: GameState) -> bool:
+    return st.turn >= last_turn(st) and any(fr[0] == F_TIMELINE_PHASE for fr in st.stack)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_takes_at_least_the_cards_taken_along_random_lines(seed: int) -> None:
+    """From every position of the last turn before its Timeline phase queues, along a random
+    line: the cards that leave the deck until the queue forms are at most the count (a
+    reshuffle means more than the whole deck left)."""
+    st = endgame(seed)
+    takes = DeckTakes()
+    rng = Stream(seed, "decktakes", 0)
+    line = [st.clone()]
+    while not st.is_terminal() and (st.turn < last_turn(st) or _before_timeline(st)):
+        legal = st.legal_actions()
+        st.apply(legal[rng.below(len(legal))])
+        line.append(st.clone())
+    end = line[-1]
+    for pos in line:
+        if not _before_timeline(pos) or pos.over:
+            continue
+        bound = takes(pos)
+        if end.reshuffles[0] > pos.reshuffles[0]:
+            assert bound > len(pos.deck), seed
+        else:
+            assert bound >= len(pos.deck) - len(end.deck), seed
+
+
+def _deep_reader(depth: int, actions: int) -> GameState:
+    """The last turn, `actions` actions left, A13 (a Timeline reader of tokens) with `depth`
+    cards above it in the deck; Calakmul (P33: digs without bound) in the Past."""
+    above = ["C5", "C6", "C7", "C8", "C9", "C10", "C11", "C12", "C13", "C14", "C15", "C16",
+             "C17", "C18", "C19", "C20", "C21", "C22", "C23", "C24", "C25"][:depth]
+    st = position(hand=["C1"], timeline={2: ["C3"]}, tokens={"C3": 2}, time_space=1, past=["P33"],
+                  time_visits=2, turn=16, deck_top=[*above, "A13"])
+    from solver.engine.frames import D_ACTION  # noqa: PLC0415  # lazy: test helper only
+    while sum(1 for fr in st.stack if fr[0] == D_ACTION) > actions:
+        st.stack.remove(next(fr for fr in st.stack if fr[0] == D_ACTION))
+    return st
+
+
+def test_a_reader_too_deep_in_the_deck_cannot_enter_play() -> None:
+    """One action left and M16 (create an artifact) in hand: the old rule lets a card of the deck
+    enter play (alive). With the token readers (A6, A13) at the bottom, more cards above them
+    than can leave the deck before the Timeline phase: dead with the count, alive without it;
+    one of them right on top: alive either way."""
+    st = _deep_reader(0, 1)
+    m16 = idx(st, "M16")
+    st.deck.remove(m16)
+    st.hand = sorted([*st.hand, m16])
+    readers = token_readers(st)
+    assert set(readers.timeline) == {idx(st, "A6"), idx(st, "A13")}
+    takes = DeckTakes()
+    assert not tokens_dead(st, readers, takes) and not tokens_dead(st, readers)
+    for c in readers.timeline:
+        st.deck.remove(c)
+        st.deck.insert(0, c)
+    bound = takes(st)
+    assert 10 <= bound <= len(st.deck) - 2  # both readers have at least `bound` cards above
+    assert tokens_dead(st, readers, takes)
+    assert not tokens_dead(st, readers)
+    # just within reach: as many cards above it as can leave, plus one fewer
+    a6 = idx(st, "A6")
+    st.deck.remove(a6)
+    st.deck.insert(len(st.deck) - bound + 1, a6)
+    assert len(st.deck) - 1 - st.deck.index(a6) == bound - 1
+    assert not tokens_dead(st, readers, takes)
