@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from solver.bounds.decktakes import DeckTakes
+from solver.bounds.reachable import UNBOUNDED
 from solver.engine.frames import F_TIMELINE_PHASE
 from solver.engine.state import GameState
 from solver.guidance.endgame import last_turn, token_readers, tokens_dead
@@ -83,3 +84,20 @@ def test_a_reader_too_deep_in_the_deck_cannot_enter_play() -> None:
     st.deck.insert(len(st.deck) - bound + 1, a6)
     assert len(st.deck) - 1 - st.deck.index(a6) == bound - 1
     assert not tokens_dead(st, readers, takes)
+
+
+def test_a_buried_digger_counts_only_if_it_can_leave_the_deck() -> None:
+    """Calakmul (P33: digs without bound) at the bottom of the deck, one action left: it cannot
+    leave the deck before the others' count is spent, so the count is that of P33 in the Past;
+    on top of the deck (it may be drawn and created), no bound."""
+    past = _deep_reader(0, 1)
+    takes = DeckTakes()
+    expected = takes(past)
+    st = _deep_reader(0, 1)
+    p33 = idx(st, "P33")
+    st.past.remove(p33)
+    st.deck.insert(0, p33)
+    assert takes(st) == expected < len(st.deck) - 1
+    st.deck.remove(p33)
+    st.deck.append(p33)
+    assert takes(st) == UNBOUNDED

@@ -23,6 +23,11 @@ Creates and Learns are `solver.bounds.reachable.reach`'s counts (over-estimates)
 Past never acts again (section 7). One effect takes at most: a ``draw`` 10 (D4), a ``reveal_keep``
 its count, Ancient Greek 10; Calakmul's ``reveal_until`` digs without bound, as does an effect of
 another trigger or moment (then `UNBOUNDED`).
+
+A builder card acts only once it left the deck (it must be created, or be in play, to act): so
+a card in the deck or the discard pile whose effects dig without bound is left out when the
+count without it cannot reach it (`_may_leave`): until it acts, cards leave the deck only by the
+others' effects, which that count bounds, and it cannot act before it leaves the deck itself.
 """
 
 from __future__ import annotations
@@ -124,10 +129,14 @@ class DeckTakes:
         techs = st.techs
         imm = on_create = on_learn = on_excavate = 0
         tech_imms: list[int] = []
+        buried: list[int] = []  # unbounded cards in the deck or the discard pile
         for t in table:
             if t.card in past:
                 continue
             if t.unbounded:
+                if not t.tech and (t.card in st.deck or t.card in st.discard):
+                    buried.append(t.card)
+                    continue
                 return UNBOUNDED
             if t.tech and t.card not in techs:
                 tech_imms.append(t.immediate)
@@ -170,4 +179,18 @@ class DeckTakes:
         tech_imms.sort(reverse=True)
         total = (DRAW_MAX * digs + flight + (r.creates + r.art_creates) * (imm + on_create)
                  + sum(tech_imms[:r.learns]) + r.learns * on_learn + digs * on_excavate)
+        if any(_may_leave(st, c, total) for c in buried):
+            return UNBOUNDED
         return min(total, UNBOUNDED)
+
+
+def _may_leave(st: GameState, card: int, taken: int) -> bool:
+    """Whether `card` may leave the deck when at most `taken` cards can (the deck's top is its
+    last card; the discard pile is shuffled in only once the deck is empty, RULES.md section 5);
+    a card in neither: yes."""
+    deck = st.deck
+    if card in deck:
+        return taken > len(deck) - 1 - deck.index(card)
+    if card in st.discard:
+        return taken > len(deck)
+    return True
