@@ -104,7 +104,12 @@ class BoundPolicy:
         exact search, CP-SAT is asked there only while at least `gate_rate` of its answers
         pruned (were at or below the incumbent): where it rarely prunes, a call costs more than
         the subtree it would cut (the last turn's Timeline phase: a few orders left). Counts,
-        not time: node-limited runs stay reproducible.
+        not time: node-limited runs stay reproducible. The counts are kept for the whole solve
+        (its exact searches one after another ask at the same kinds of boundary).
+    :param gap_calls: after this many calls at one kind of boundary, CP-SAT is not asked there
+        when the simple bound exceeds the incumbent by more than `gap_slack` times the most
+        CP-SAT has ever brought the simple bound down at that kind (a call that cannot prune
+        costs a model and cuts nothing). Deterministic: values and counts, not time.
     """
 
     root: RelaxConfig = RelaxConfig(max_deterministic_time=1.0)
@@ -114,6 +119,8 @@ class BoundPolicy:
     calls: int | None = None
     gate_calls: int = 40
     gate_rate: float = 0.5
+    gap_calls: int = 10
+    gap_slack: float = 1.5
 
 
 class CpsatBound:
@@ -135,7 +142,8 @@ class CpsatBound:
         self.threshold = -math.inf  # a value some line is known to reach (the incumbent)
         self.spent_time = 0.0  # deterministic time of the current exact search's node calls
         self.spent_calls = 0
-        self.gate: dict[tuple[int, ...], list[int]] = {}  # boundary kind: [calls, prunes]
+        # boundary kind: [calls, prunes, the most CP-SAT brought the simple bound down]
+        self.gate: dict[tuple[int, ...], list[float]] = {}
         self.plan: tuple[PlanStep, ...] = ()
         self.techs: tuple[int, ...] = ()
         self.pool = PoolFactsCache()
@@ -152,7 +160,6 @@ class CpsatBound:
         self.threshold = -math.inf if incumbent is None else incumbent
         self.spent_time = 0.0
         self.spent_calls = 0
-        self.gate.clear()
 
     def root(self, st: GameState) -> BoundResult:
         """The bound of the position a solve starts from, with the root budget (and at most
@@ -182,8 +189,10 @@ class CpsatBound:
                 pol.calls is not None and self.spent_calls >= pol.calls):
             return simple
         kind = (slots, phase.actions, int(phase.timeline), int(phase.declining))
-        seen = self.gate.setdefault(kind, [0, 0])
+        seen = self.gate.setdefault(kind, [0.0, 0.0, 0.0])
         if seen[0] >= pol.gate_calls and seen[1] < pol.gate_rate * seen[0]:
+            return simple
+        if seen[0] >= pol.gap_calls and simple - self.threshold > pol.gap_slack * seen[2]:
             return simple
         r = self.relaxed(st, pol.node)
         self.spent_time += r.stats.get("deterministic_time", 0.0)
@@ -191,6 +200,8 @@ class CpsatBound:
         bound = min(simple, r.bound)
         seen[0] += 1
         seen[1] += bound <= self.threshold
+        if bound > -math.inf:
+            seen[2] = max(seen[2], simple - bound)
         return bound
 
     def relaxed(self, st: GameState, config: RelaxConfig | None = None,

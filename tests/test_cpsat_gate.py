@@ -1,0 +1,51 @@
+"""Where the node bound asks CP-SAT (`solver.bounds.cpsat.bound.CpsatBound`): the gap gate."""
+
+from __future__ import annotations
+
+from solver.bounds.bound import SimpleBound
+from solver.bounds.cpsat.bound import BoundPolicy, CpsatBound
+from solver.bounds.cpsat.relaxation import RelaxConfig
+from solver.engine.state import GameState
+from solver.game import HeritageGame
+from tests.builder import position
+
+
+def _between_actions(hand: list[str]) -> GameState:
+    st = position(hand=hand, timeline={2: ["C3"]}, tokens={"C3": 1}, past=["C4"],
+                  time_space=1, time_visits=2, turn=16, deck_top=["C5", "C6"])
+    st.apply(st.legal_actions()[-1])  # Search: one action left
+    return st
+
+
+def test_gap_gate_skips_calls_that_cannot_prune() -> None:
+    """After `gap_calls` calls at a kind of boundary, CP-SAT is not asked where the simple bound
+    exceeds the incumbent by more than `gap_slack` times the most CP-SAT ever closed there; it
+    still is where the gap is small. The answer is the simple bound then (sound either way)."""
+    pol = BoundPolicy(node=RelaxConfig(max_deterministic_time=0.2), gap_calls=1, gap_slack=1.0)
+    bound = CpsatBound(pol)
+    game = HeritageGame(bound)
+    st = _between_actions(["C1", "M2", "P3"])
+    simple = SimpleBound().upper_bound(st)
+    bound.start_search(None)
+    first = game.upper_bound(st)
+    assert bound.spent_calls == 1 and first <= simple
+    closed = max(entry[2] for entry in bound.gate.values())
+    assert closed == simple - first
+    other = _between_actions(["C1", "M2", "P7"])
+    bound.start_search(SimpleBound().upper_bound(other) - closed - 1)  # gap above closed
+    assert game.upper_bound(other) == SimpleBound().upper_bound(other)
+    assert bound.spent_calls == 0
+    bound.start_search(SimpleBound().upper_bound(other) - 0.5 * closed)  # within reach
+    if closed > 0:
+        game.upper_bound(other)
+        assert bound.spent_calls == 1
+
+
+def test_gate_counts_kept_across_searches_of_one_solve() -> None:
+    bound = CpsatBound(BoundPolicy(node=RelaxConfig(max_deterministic_time=0.2)))
+    game = HeritageGame(bound)
+    bound.start_search(None)
+    game.upper_bound(_between_actions(["C1", "M2", "P3"]))
+    assert bound.gate
+    bound.start_search(None)
+    assert bound.gate
