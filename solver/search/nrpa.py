@@ -234,12 +234,14 @@ class NRPA(Generic[S]):
             chosen = cs[i]
             weights[chosen] = wget(chosen, 0.0) + alpha
             if unit:
-                weights.update(zip(cs, map(sub, map(wget, cs, zeros), map(truediv, ws, repeat(z)))))
+                weights.update(zip(cs, map(sub, map(wget, cs, zeros), map(truediv, ws, repeat(z))),
+                                   strict=True))
             else:
                 weights.update(zip(cs, map(sub, map(wget, cs, zeros),
-                                           map(truediv, map(mul, repeat(alpha), ws), repeat(z)))))
+                                           map(truediv, map(mul, repeat(alpha), ws), repeat(z))),
+                                   strict=True))
         touched = dict.fromkeys(chain.from_iterable(cs for cs, _, _ in trace))
-        factors.update(zip(touched, map(math.exp, map(weights.__getitem__, touched))))
+        factors.update(zip(touched, map(math.exp, map(weights.__getitem__, touched)), strict=True))
 
     def level(self, n: int, policy: Policy) -> tuple[float, Trace]:
         """A level-`n` search that adapts `policy` in place (the caller's copy: a level gives
