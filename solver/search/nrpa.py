@@ -21,8 +21,8 @@ import time
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, chain, repeat
-from operator import mul, sub, truediv
+from itertools import accumulate, repeat
+from operator import mul
 from typing import Generic, TypeVar
 
 from solver.frozen import Frozen
@@ -207,17 +207,15 @@ class NRPA(Generic[S]):
         probabilities come from the weights *before* this adaptation (the standard version
         reads the old policy and writes a copy): all of them are computed first, then the
         updates are applied in the standard order, so the weights are the very floats the
-        copying version gives. A code's cached factor is ``exp`` of its final weight, refreshed
-        once after all the updates (the copying version's last refresh of it: the same float).
+        copying version gives. The cached factor of a code is refreshed right after each update
+        of its weight (the last refresh, after its last update, is what stays).
 
         `weights_now`: per step, ``factor(code) * prior`` of each option under `policy` as it
         is now (what the playout that made `trace` computed, `last_weights`, when `policy`
         has not changed since): those very floats, so they are not computed again.
 
         With ``alpha == 1.0`` (the default), ``alpha * w`` is ``w`` exactly (IEEE
-        multiplication by one), so that product is skipped: the same floats. The updates of a
-        step run in C (``dict.update`` over lazy maps: each option's weight is read after the
-        previous option's is written, as in a plain loop)."""
+        multiplication by one), so that product is skipped: the same floats."""
         alpha = self.config.alpha
         factors = policy.factors
         if weights_now is None:
@@ -227,21 +225,22 @@ class NRPA(Generic[S]):
                            else list(map(mul, map(get, cs, ones), fs)) for cs, fs, _ in trace]
         weights = policy.weights
         wget = weights.get
-        zeros = repeat(0.0)
+        exp = math.exp
         unit = alpha == 1.0
         for (cs, _, i), ws in zip(trace, weights_now, strict=True):
             z = sum(ws)
             chosen = cs[i]
             weights[chosen] = wget(chosen, 0.0) + alpha
             if unit:
-                weights.update(zip(cs, map(sub, map(wget, cs, zeros), map(truediv, ws, repeat(z))),
-                                   strict=True))
+                for c, w in zip(cs, ws, strict=True):
+                    v = wget(c, 0.0) - w / z
+                    weights[c] = v
+                    factors[c] = exp(v)
             else:
-                weights.update(zip(cs, map(sub, map(wget, cs, zeros),
-                                           map(truediv, map(mul, repeat(alpha), ws), repeat(z))),
-                                   strict=True))
-        touched = dict.fromkeys(chain.from_iterable(cs for cs, _, _ in trace))
-        factors.update(zip(touched, map(math.exp, map(weights.__getitem__, touched)), strict=True))
+                for c, w in zip(cs, ws, strict=True):
+                    v = wget(c, 0.0) - alpha * w / z
+                    weights[c] = v
+                    factors[c] = exp(v)
 
     def level(self, n: int, policy: Policy) -> tuple[float, Trace]:
         """A level-`n` search that adapts `policy` in place (the caller's copy: a level gives
