@@ -54,7 +54,10 @@ class HeritageGame:
         return policy.bias(state, action)
 
     def policy_codes(self, state: GameState, legal: Sequence[int]) -> Sequence[Hashable]:
-        return policy.codes(state, legal)
+        """`policy.codes`, written out here: one call less per NRPA decision."""
+        stack = state.stack
+        base = (stack[-1][0] if stack else 0) << policy.CODE_SHIFT
+        return [base | a for a in legal]
 
     def policy_factors(self, state: GameState, legal: Sequence[int]) -> Sequence[float] | None:
         return policy.factors(state, legal, self.plan)

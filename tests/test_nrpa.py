@@ -200,3 +200,17 @@ def test_in_place_adapt_gives_the_standard_weights_bit_for_bit(alpha: float) -> 
         standard = ref.adapt(standard, [(cs, [0.0] * len(cs), i) for cs, _, i in trace])
     assert policy.weights == standard
     assert policy.factors == {c: math.exp(w) for c, w in standard.items()}
+
+
+@pytest.mark.parametrize("use_bias", [False, True])
+def test_adapt_with_the_playouts_weights_is_adapt(use_bias: bool) -> None:
+    """`adapt` given the weights the playout just drew from (`last_weights`, the level-1
+    shortcut) gives the very floats of `adapt` computing them again."""
+    cfg = NRPAConfig(level=1, iterations=1, seed=5, max_nodes=10**9, use_bias=use_bias)
+    run = NRPA(Digits(), cfg, game=PriorGame())
+    reused, computed = Policy(), Policy()
+    for _ in range(25):
+        _, trace = run.playout(reused)
+        run.adapt(reused, trace, run.last_weights)
+        run.adapt(computed, trace)
+        assert reused.weights == computed.weights and reused.factors == computed.factors

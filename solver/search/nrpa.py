@@ -21,7 +21,8 @@ import time
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import mul
 from typing import Generic, TypeVar
 
 from solver.frozen import Frozen
@@ -118,6 +119,8 @@ class NRPA(Generic[S]):
         self._codes: Callable[[S, Sequence[int]], Sequence[Hashable]] = self.game.policy_codes
         self._prior: Callable[[S, Sequence[int]], Sequence[float] | None] | None = (
             self.game.policy_factors if config.use_bias and self.game.has_prior else None)
+        #: per step of the last playout's trace: the factors it drew from (see `adapt`)
+        self.last_weights: list[list[float]] = []
 
     # -------------------------------------------------------------- level 0
 
@@ -133,11 +136,12 @@ class NRPA(Generic[S]):
         st = self.root.clone()
         seq: list[int] = []
         trace: Trace = []
+        weights: list[list[float]] = []
         codes = self._codes
         prior = self._prior
         next64 = self.stream.next64
-        factors = policy.factors
-        get = factors.get
+        get = policy.factors.get
+        ones = repeat(1.0)
         while not st.is_terminal():
             legal = st.legal_actions()
             n = len(legal)
@@ -148,17 +152,20 @@ class NRPA(Generic[S]):
                 cs = codes(st, legal)
                 fs = prior(st, legal) if prior is not None else None
                 if fs is None:
-                    sums = list(accumulate([get(c, 1.0) for c in cs]))
+                    ws = list(map(get, cs, ones))
                 else:
-                    sums = list(accumulate([get(c, 1.0) * f for c, f in zip(cs, fs, strict=True)]))
+                    ws = list(map(mul, map(get, cs, ones), fs))
+                sums = list(accumulate(ws))
                 r = (next64() / 2.0**64) * sums[-1]
                 i = bisect_left(sums, r)
                 if i >= n:
                     i = n - 1
                 action = legal[i]
                 trace.append((cs, fs, i))
+                weights.append(ws)
             st.apply(action)
             seq.append(action)
+        self.last_weights = weights
         self.best.nodes += len(seq)
         self.best.playouts += 1
         value = st.value()
@@ -193,7 +200,8 @@ class NRPA(Generic[S]):
 
     # -------------------------------------------------------------- adaptation
 
-    def adapt(self, policy: Policy, trace: Trace) -> None:
+    def adapt(self, policy: Policy, trace: Trace,
+              weights_now: Sequence[Sequence[float]] | None = None) -> None:
         """Move `policy` toward the sequence of `trace`, in place: Rosin's Adapt (with prior
         factors, the gradient of GNRPA). As in the standard algorithm, every step's
         probabilities come from the weights *before* this adaptation (the standard version
@@ -202,23 +210,25 @@ class NRPA(Generic[S]):
         copying version gives. The cached factor of a code is refreshed right after each update
         of its weight (the last refresh, after its last update, is what stays).
 
+        `weights_now`: per step, ``factor(code) * prior`` of each option under `policy` as it
+        is now (what the playout that made `trace` computed, `last_weights`, when `policy`
+        has not changed since): those very floats, so they are not computed again.
+
         With ``alpha == 1.0`` (the default), ``alpha * w`` is ``w`` exactly (IEEE
         multiplication by one), so that product is skipped: the same floats."""
         alpha = self.config.alpha
         factors = policy.factors
-        get = factors.get
-        steps: list[tuple[Sequence[Hashable], list[float], float, int]] = []
-        for cs, fs, i in trace:
-            if fs is None:
-                ws = [get(c, 1.0) for c in cs]
-            else:
-                ws = [get(c, 1.0) * f for c, f in zip(cs, fs, strict=True)]
-            steps.append((cs, ws, sum(ws), i))
+        if weights_now is None:
+            get = factors.get
+            ones = repeat(1.0)
+            weights_now = [list(map(get, cs, ones)) if fs is None
+                           else list(map(mul, map(get, cs, ones), fs)) for cs, fs, _ in trace]
         weights = policy.weights
         wget = weights.get
         exp = math.exp
         unit = alpha == 1.0
-        for cs, ws, z, i in steps:
+        for (cs, _, i), ws in zip(trace, weights_now, strict=True):
+            z = sum(ws)
             chosen = cs[i]
             weights[chosen] = wget(chosen, 0.0) + alpha
             if unit:
@@ -242,8 +252,13 @@ class NRPA(Generic[S]):
         for _ in range(self.config.iterations):
             if n == 1:
                 score, trace = self.playout(policy)  # a playout does not change its policy
-            else:
-                score, trace = self.level(n - 1, policy.copy())
+                if score >= best_score:  # the playout's weights are the policy's: reuse them
+                    best_score, best_trace = score, trace
+                    self.adapt(policy, best_trace, self.last_weights)
+                else:
+                    self.adapt(policy, best_trace)
+                continue
+            score, trace = self.level(n - 1, policy.copy())
             if score >= best_score:
                 best_score, best_trace = score, trace
             self.adapt(policy, best_trace)
