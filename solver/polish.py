@@ -39,6 +39,7 @@ from solver.bounds.bound import SimpleBound
 from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.search.exhaustive import SearchConfig, search
+from solver.search.protocol import PlainGame
 from solver.search.status import Status
 
 
@@ -89,14 +90,12 @@ class PolishResult:
     turns: tuple[int, ...]
 
 
-class _Sliced:
+class _Sliced(PlainGame[GameState]):
     """The hooks of `game` for one time-sliced search: its bound until `until`
     (`time.monotonic()`), then the simple bound, which is as admissible (the CP-SAT bound is
     never above it), so a search that still completes proves as much; the key is `game`'s.
-    Only the hooks the exact search asks (`upper_bound`, `search_key`) plus neutral NRPA
-    hooks, to be a `solver.search.protocol.Game`."""
-
-    has_prior = False
+    Only the hooks the exact search asks (`upper_bound`, `search_key`); the NRPA hooks stay
+    `PlainGame`'s neutral ones."""
 
     def __init__(self, game: HeritageGame, until: float) -> None:
         self.game = game
@@ -110,21 +109,6 @@ class _Sliced:
 
     def search_key(self, state: GameState) -> Hashable:
         return self.game.search_key(state)
-
-    def policy_code(self, state: GameState, action: int) -> Hashable:
-        return action
-
-    def policy_bias(self, state: GameState, action: int) -> float:
-        return 0.0
-
-    def policy_codes(self, state: GameState, legal: Sequence[int]) -> Sequence[Hashable]:
-        return legal
-
-    def policy_factors(self, state: GameState, legal: Sequence[int]) -> Sequence[float] | None:
-        return None
-
-    def shortfall(self, state: GameState) -> float:
-        return 0.0
 
 
 def turn_starts(root: GameState, line: Sequence[int]) -> dict[int, int]:

@@ -104,7 +104,7 @@ class Rules:
                 choose[kind](st, fr, opts[0])
         st.legal = []
 
-    def _settle_observed(self, st: GameState, observer: Observer | None) -> None:
+    def _settle_observed(self, st: GameState, observer: Observer) -> None:
         """`settle` telling `observer` of every frame."""
         auto, options, choose = self.auto, self.options, self.choose
         stack = st.stack
@@ -113,10 +113,7 @@ class Rules:
             kind: int = fr[0]
             if kind < 100:
                 stack.pop()
-                if observer is None:
-                    auto[kind](st, fr)
-                else:
-                    observer.auto(fr, auto[kind])
+                observer.auto(fr, auto[kind])
                 continue
             opts = options[kind](st, fr)
             if len(opts) > 1:
@@ -124,41 +121,19 @@ class Rules:
                 return
             stack.pop()
             if opts:
-                if observer is not None:
-                    observer.note(fr, opts[0], False)
+                observer.note(fr, opts[0], False)
                 choose[kind](st, fr, opts[0])
         st.legal = []
 
     def apply(self, st: GameState, action: int, observer: Observer | None = None) -> None:
-        """Take one option of the pending decision, then `settle` (its loop written out here
-        when unobserved: one call less per decision of every search)."""
+        """Take one option of the pending decision, then `settle`."""
         if action not in st.legal:
             raise IllegalActionError(f"action {action} is not legal here")
-        stack = st.stack
-        fr = stack.pop()
+        fr = st.stack.pop()
         if observer is not None:
             observer.note(fr, action, True)
-            self.choose[fr[0]](st, fr, action)
-            self._settle_observed(st, observer)
-            return
-        choose = self.choose
-        choose[fr[0]](st, fr, action)
-        auto, options = self.auto, self.options
-        while stack:
-            fr = stack.pop()
-            kind: int = fr[0]
-            if kind < 100:
-                auto[kind](st, fr)
-                continue
-            opts = options[kind](st, fr)
-            n = len(opts)
-            if n > 1:
-                stack.append(fr)
-                st.legal = opts
-                return
-            if n:
-                choose[kind](st, fr, opts[0])
-        st.legal = []
+        self.choose[fr[0]](st, fr, action)
+        self.settle(st, observer)
 
     def score(self, st: GameState) -> ScoreSheet:
         """The score sheet (RULES.md section 7)."""
