@@ -161,12 +161,15 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     builders = len(st.deck) + len(st.discard)
 
     granting: list[tuple[int, str, int, LinExpr]] = []
+    learning: list[tuple[int, str, int, LinExpr]] = []
 
     def add(g: Gains, act: LinExpr, card: int = -1, moment: str = "") -> None:
         if g.depth > builders:  # a reveal through the whole deck (P33) digs no deeper
             g = replace(g, depth=builders)
         if g.create_mon or g.create_art:
             granting.append((card, moment, g.create_mon + g.create_art, act))
+        if g.learn:
+            learning.append((card, moment, g.learn, act))
         for key in POOLS:
             v = getattr(g, key)
             if v:
@@ -241,7 +244,8 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     return Effects(gains={k: sum(v) if v else 0 for k, v in pool.items()},
                    conditions=acts.conditions, timed=timed, decline_draws=decline_draws,
                    decline_depth=decline_depth, in_play=in_play,
-                   freed_by_paying=freed_by_paying, granting=granting)
+                   freed_by_paying=freed_by_paying, granting=granting,
+                   learning=learning)
 
 
 def special_cards(ctx: Context, effects: Effects, turns: TurnActions,

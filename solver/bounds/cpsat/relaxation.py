@@ -28,6 +28,8 @@ numbered, beside the code that makes them:
 9. **Goals**: `solver.bounds.cpsat.goals`.
 10. **Creation time** (with `RelaxConfig.timed`, or at most `RelaxConfig.timed_turns` turns
     left): `solver.bounds.cpsat.creation`.
+11. **Learn time** (at most `RelaxConfig.learn_turns` turns left):
+    `solver.bounds.cpsat.learntime`.
 
 `Relaxation.build` adds them in one order (the order of the variables and constraints is part
 of what makes CP-SAT's search, with one worker and a fixed seed, reproducible); the variables
@@ -85,6 +87,7 @@ from solver.bounds.cpsat.fates import (
 )
 from solver.bounds.cpsat.goals import require_goals
 from solver.bounds.cpsat.knowledge import lose_knowledge
+from solver.bounds.cpsat.learntime import learn_in_time
 from solver.bounds.cpsat.reach import Reach, chest_gains, read_reach
 from solver.bounds.cpsat.reshuffle import may_reshuffle
 from solver.bounds.cpsat.resources import UnsupportedCardError
@@ -149,6 +152,9 @@ class RelaxConfig:
     # root at 1.0 deterministic s, 6 deals, mean 438.5 off, 439.5 on (T4 H4 438 -> 445):
     # hence not at the root.
     per_phase_turns: int = 2
+    # Learns in time (relaxation 11, `solver.bounds.cpsat.learntime`): on when at most this
+    # many turns remain.
+    learn_turns: int = 40
 
 
 ROOT_CONFIG = RelaxConfig(max_deterministic_time=1.0)
@@ -274,6 +280,8 @@ class Relaxation:
                                totals.rotated[-1])
         link_conditions(ctx, effects, final)
         require_at_end(ctx, techs, final)
+        if ctx.n_slots <= self.config.learn_turns:  # relaxation 11
+            learn_in_time(ctx, techs, turns, monuments, effects, knowledge, times)
         vp = maximize_score(ctx, monuments, techs, final)
         require_goals(ctx, final.values)
         self.variables = Variables(

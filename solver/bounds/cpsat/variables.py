@@ -143,6 +143,8 @@ class Effects:
     :param freed_by_paying: artifact spaces freed by paying with board artifacts (P13).
     :param granting: every effect that grants Creates: (card or -1 for the chest, moment,
         Creates granted per activation (monuments and artifacts), its activations).
+    :param learning: every effect that grants Learns, in the same form (Learns granted per
+        activation; `solver.bounds.cpsat.learntime`).
     """
 
     gains: dict[str, LinExpr]
@@ -153,6 +155,7 @@ class Effects:
     in_play: dict[int, LinExpr]
     freed_by_paying: list[LinExpr]
     granting: list[tuple[int, str, int, LinExpr]] = field(default_factory=list)
+    learning: list[tuple[int, str, int, LinExpr]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

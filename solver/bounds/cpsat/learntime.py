@@ -1,0 +1,349 @@
+"""Learns in time: when each technology is learned, and its requirement on that moment's
+counts (relaxation 11).
+
+11. **Learn time.** The rest of the game is cut into *learn points*: per turn slot, its action
+    and Timeline phases (point ``(i, False)``), then its decline phase (point ``(i, True)``,
+    only in slots whose decline phase moves monuments). Every technology whose requirement
+    reads a count that grows over the game (the Past, technologies, lost knowledge) gets one
+    Boolean per point, "learned there"; the others are counted per point and type only. Then:
+
+    * **Learns per point** (RULES.md section 5, Learn, and the effects that grant one): at an
+      action point, at most the slot's Learn actions, plus one Learn per Timeline grant that
+      fires in that slot's Timeline phase (a Timeline effect fires once per Timeline phase of
+      its card, section 4B; at most its activations in all; only in slots where its condition
+      holds on that slot's counts, and, with creation times, only once its card is created
+      and, for a monument, not declined), plus a share of the untimed grants; at a decline
+      point, the Learns granted by the decline effects of the monuments declining in that
+      decline phase (section 4C step 2: a decline effect applies as its monument declines),
+      plus a share of the untimed grants. The untimed grants (immediate effects at a Create,
+      which may come in any phase; triggers; technologies' own effects; chests, usable at
+      their moment; decline effects of cards that may discard themselves, C25-C29) are shared
+      out freely over the points, at most their total.
+    * **Requirements on the counts of the point** (section 5: "a technology whose requirement
+      you meet", read when it is learned): an action point sees the Past of now plus the
+      declines of the earlier slots (the action and Timeline phases come before the decline
+      phase, section 4); a decline point sees those plus every decline of its own slot (an
+      overestimate: the declines after the Learn's own are counted too); technologies count
+      those owned now and those learned at that point or earlier (the technology itself
+      included, as on the final counters); lost knowledge at a point is at most lost knowledge
+      now plus the knowledge the monuments declined by then can carry (lost knowledge grows
+      only at a decline, by the tokens on the declining monument, at most its printed or
+      current knowledge: `solver.engine.decline`; a card discarded instead, C25-C29, reaches
+      the Past only without knowledge, relaxation 6). "Most of a type" reads as the total,
+      "fewest of a type" as every type. A Learn that ignores requirements (M34) is exempt:
+      each clause is asked of ``learned there - learned free``.
+    * **"At most" lost knowledge** (Rosetta Stone, T37): lost knowledge when it is learned is
+      at least lost knowledge now less every lost knowledge removed in the whole game (it only
+      goes down by a removal, `step_discard_lost`), which the model's knowledge step
+      (relaxation 6) writes as ``lost peak - lost final``.
+
+    A real line maps every Learn to the point of its moment (a Learn after a slot's decline
+    phase, in its technology phase, to the next slot's action point: a later point, whose
+    counts are no smaller, and whose share of the untimed grants holds it); each requirement it
+    met then holds on the point's counts, which are at least the real counts; so every line
+    of the engine is a solution. Nothing here reads the hand, the artifacts or the Timeline:
+    those clauses stay checked on the final counters (`technologies.require_at_end`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.bounds.cpsat.context import KIND_KEYS, Context, LinExpr
+from solver.bounds.cpsat.creation import CreationTimes
+from solver.bounds.cpsat.schedule import END
+from solver.bounds.cpsat.variables import (
+    Effects,
+    Knowledge,
+    Monuments,
+    Technologies,
+    TurnActions,
+    Var,
+)
+from solver.engine.cards import MONUMENT_KINDS, TECH_TYPE_NAMES, Card, Clause
+
+PAST_KEYS = tuple(f"past.{k}" for k in KIND_KEYS) + ("past.any", "past.endgame")
+TECH_KEYS = tuple(f"techs.{k}" for k in TECH_TYPE_NAMES) + ("techs.any",)
+
+
+@dataclass(frozen=True)
+class LearnPoint:
+    """A moment of the rest of the game at which technologies may be learned: the action and
+    Timeline phases of slot `slot` (`decline` False), or its decline phase (True)."""
+
+    slot: int
+    decline: bool
+
+
+@dataclass(frozen=True)
+class LearnTimes:
+    """The learn points and what is learned at each.
+
+    :param points: in the order of the game.
+    :param timed: per technology whose requirement reads a growing count, one Boolean per point.
+    :param others: per technology type, the other technologies of that type learned per point.
+    """
+
+    points: list[LearnPoint]
+    timed: dict[int, list[Var]]
+    others: dict[int, list[Var]]
+
+
+def learn_points(ctx: Context) -> list[LearnPoint]:
+    """Every slot's action point, then its decline point if its decline phase moves
+    monuments (the last slot's decline ends the game at once, D8: no decline point)."""
+    out = []
+    for i, sl in enumerate(ctx.slots):
+        out.append(LearnPoint(i, False))
+        if sl.decline:
+            out.append(LearnPoint(i, True))
+    return out
+
+
+def growing_clauses(card: Card, relax: int) -> list[tuple[str, int]]:
+    """The "at least" clauses of a requirement on a count that only grows (the Past,
+    technologies, lost knowledge), with their values less Candi Sukuh's 1 (`relax`, D19)."""
+    out = []
+    for cl in card.requirement:
+        if cl.op == "<=":
+            continue
+        value = cl.value - relax
+        if value > 0 and (cl.counter.startswith(("past.", "techs.")) or cl.counter == "lost"):
+            out.append((cl.counter, value))
+    return out
+
+
+class _Counts:
+    """Upper bounds on the growing counts at each learn point (see the module)."""
+
+    def __init__(self, ctx: Context, monuments: Monuments, points: list[LearnPoint]) -> None:
+        self.ctx, self.monuments, self.points = ctx, monuments, points
+        self._past: dict[str, list[LinExpr]] = {}
+
+    def _declined(self, key: str, weight: dict[int, int]) -> list[LinExpr]:
+        """Per point, the weighted count of monuments declined by then (running totals)."""
+        ctx, n = self.ctx, self.ctx.n_slots
+        per: list[LinExpr] = [0] * n
+        for c, w in weight.items():
+            for fate, v in self.monuments.fate[c].items():
+                if fate != END and w:
+                    per[fate[1]] = per[fate[1]] + w * v
+        top = max(1, sum(weight.values()))
+        after = ctx.running_totals(per, f"lt_{key}_by", top)
+        out: list[LinExpr] = []
+        for p in self.points:
+            i = p.slot if p.decline else p.slot - 1
+            out.append(after[i] if i >= 0 else 0)
+        return out
+
+    def past(self, key: str) -> list[LinExpr]:
+        """``past.<type>``, ``past.any`` or ``past.endgame`` at each point."""
+        got = self._past.get(key)
+        if got is not None:
+            return got
+        st, cards = self.ctx.state, self.ctx.cards
+        mons = self.monuments.cards
+        if key == "past.any":
+            now, pick = len(st.past), list(mons)
+        elif key == "past.endgame":
+            now = sum(1 for c in st.past if cards[c].activation == "endgame")
+            pick = [c for c in mons if cards[c].activation == "endgame"]
+        else:
+            k = MONUMENT_KINDS[KIND_KEYS.index(key.split(".")[1])]
+            now, pick = st.count_past(k), [c for c in mons if cards[c].kind == k]
+        got = [now + x for x in self._declined(key.replace(".", "_"), {c: 1 for c in pick})]
+        self._past[key] = got
+        return got
+
+    def lost(self) -> list[LinExpr]:
+        """Lost knowledge at each point, at most: now plus the knowledge on the monuments
+        declined by then (current tokens, or printed knowledge; none for C25-C29)."""
+        got = self._past.get("lost")
+        if got is None:
+            st, cards, mons = self.ctx.state, self.ctx.cards, self.monuments
+            weight = {c: 0 if c in mons.vanished else
+                      (st.tokens[c] if c in mons.space_now else cards[c].knowledge)
+                      for c in mons.cards}
+            got = [st.lost + x for x in self._declined("lost", weight)]
+            self._past["lost"] = got
+        return got
+
+
+def learn_in_time(ctx: Context, techs: Technologies, turns: TurnActions,
+                  monuments: Monuments, effects: Effects, knowledge: Knowledge,
+                  times: CreationTimes | None) -> LearnTimes:
+    """Relaxation 11 (see the module): learn points, Learns per point, and requirements on
+    the counts of the point."""
+    m, cards = ctx.model, ctx.cards
+    st = ctx.state
+    points = learn_points(ctx)
+    n_pts = len(points)
+    relax = 1 if ctx.reach.candi else 0
+    counts = _Counts(ctx, monuments, points)
+    timed: dict[int, list[Var]] = {}
+    others_of: dict[int, list[int]] = {k: [] for k in range(len(TECH_TYPE_NAMES))}
+    for t in techs.learnable:
+        if growing_clauses(cards[t], relax):
+            ys = [m.new_bool_var(f"lt_{cards[t].code}_{p.slot}{'d' if p.decline else 'a'}")
+                  for p in points]
+            m.add(sum(ys) == techs.learned[t])
+            timed[t] = ys
+        else:
+            others_of[cards[t].kind].append(t)
+    others: dict[int, list[Var]] = {}
+    for k, ts in others_of.items():
+        if ts:
+            us = [m.new_int_var(0, len(ts), f"lt_other{k}_{j}") for j in range(n_pts)]
+            m.add(sum(us) == sum(techs.learned[t] for t in ts))
+            others[k] = us
+
+    # Technologies per type learned at each point and before (with those owned now).
+    def learned_at(kind: int, j: int) -> LinExpr:
+        own = sum(ys[j] for t, ys in timed.items() if cards[t].kind == kind)
+        return own + (others[kind][j] if kind in others else 0)
+
+    tech_counts: dict[str, list[LinExpr]] = {}
+
+    def tech_count(key: str) -> list[LinExpr]:
+        got = tech_counts.get(key)
+        if got is None:
+            kinds = range(len(TECH_TYPE_NAMES)) if key == "techs.any" else \
+                [TECH_TYPE_NAMES.index(key.split(".")[1])]
+            owned = sum(1 for t in st.techs if cards[t].kind in kinds)
+            per = [sum(learned_at(k, j) for k in kinds) for j in range(n_pts)]
+            got = [owned + x for x in ctx.running_totals(
+                per, f"lt_{key.replace('.', '_')}_by", len(techs.learnable) + len(st.techs))]
+            tech_counts[key] = got
+        return got
+
+    _grant_learns(ctx, techs, turns, monuments, effects, times, counts, points, timed, others)
+
+    # Requirements on the counts of the point.
+    for t, ys in timed.items():
+        card = cards[t]
+        free = techs.learned_free.get(t, 0)
+        own = f"techs.{TECH_TYPE_NAMES[card.kind]}"
+        for counter, value in growing_clauses(card, relax):
+            for j, y in enumerate(ys):
+                z = y - free
+                for cnt, need in _reads(counter, value, own, counts, tech_count):
+                    m.add(cnt[j] >= need * z)
+    _at_most_lost(ctx, techs, knowledge)
+    return LearnTimes(points=points, timed=timed, others=others)
+
+
+def _reads(counter: str, value: int, own: str, counts: _Counts,
+           tech_count: object) -> list[tuple[list[LinExpr], int]]:
+    """The (count per point, least value) pairs a growing clause asks of a technology learned
+    at a point: a technology's own type and ``techs.any`` count it too (one more)."""
+    assert callable(tech_count)
+    if counter in PAST_KEYS:
+        return [(counts.past(counter), value)]
+    if counter == "past.min_type":
+        return [(counts.past(f"past.{k}"), value) for k in KIND_KEYS]
+    if counter == "past.max_type":
+        return [(counts.past("past.any"), value)]
+    if counter == "lost":
+        return [(counts.lost(), value)]
+    if counter in TECH_KEYS:
+        extra = 1 if counter in (own, "techs.any") else 0
+        return [(tech_count(counter), value + extra)]
+    if counter == "techs.min_type":
+        return [(tech_count(f"techs.{k}"), value + (1 if f"techs.{k}" == own else 0))
+                for k in TECH_TYPE_NAMES]
+    if counter == "techs.max_type":
+        return [(tech_count("techs.any"), value)]
+    return []
+
+
+def _grant_learns(ctx: Context, techs: Technologies, turns: TurnActions,
+                  monuments: Monuments, effects: Effects, times: CreationTimes | None,
+                  counts: _Counts, points: list[LearnPoint], timed: dict[int, list[Var]],
+                  others: dict[int, list[Var]]) -> None:
+    """Learns per point (see the module): actions and Timeline grants at action points,
+    decline grants at decline points, the untimed grants shared out freely."""
+    m, cards, slots = ctx.model, ctx.cards, ctx.slots
+    at_point: list[LinExpr] = [0] * len(points)
+    for ys in timed.values():
+        at_point = [a + y for a, y in zip(at_point, ys, strict=True)]
+    for us in others.values():
+        at_point = [a + u for a, u in zip(at_point, us, strict=True)]
+    index = {(p.slot, p.decline): j for j, p in enumerate(points)}
+    grants: list[LinExpr] = [0] * len(points)
+    for i in range(len(slots)):
+        grants[index[(i, False)]] = turns.learns[i]
+    untimed: LinExpr = 0
+    top = len(techs.learnable)
+    for card, moment, k, act in effects.learning:
+        if (moment == "decline" and card in monuments.fate and card not in monuments.vanished
+                and all((f[1], True) in index for f in monuments.fate[card] if f != END)):
+            for fate, v in monuments.fate[card].items():
+                if fate != END:
+                    j = index[(fate[1], True)]
+                    grants[j] = grants[j] + k * v
+        elif moment == "timeline" and card >= 0:
+            condition = _timeline_condition(ctx, card)
+            fires: list[Var] = []
+            for i, sl in enumerate(slots):
+                if not sl.timeline:
+                    continue
+                b = m.new_bool_var(f"lt_fires_{cards[card].code}_{i}")
+                j = index[(i, False)]
+                for cl in condition:
+                    for cnt, need in _reads(cl.counter, cl.value, "", counts, lambda _: [0]):
+                        m.add(cnt[j] >= need * b)
+                in_play = _in_play(ctx, times, monuments, card, i)
+                if in_play is not None:
+                    m.add(b <= in_play)
+                grants[j] = grants[j] + k * b
+                fires.append(b)
+            if fires:
+                m.add(sum(fires) <= act)
+        else:
+            untimed = untimed + k * act
+    share: list[LinExpr] = [0] * len(points)
+    if not isinstance(untimed, int) or untimed:
+        share = [m.new_int_var(0, top, f"lt_share{j}") for j in range(len(points))]
+        m.add(sum(share) <= untimed)
+    for j in range(len(points)):
+        if not isinstance(at_point[j], int):
+            m.add(at_point[j] <= grants[j] + share[j])
+
+
+def _timeline_condition(ctx: Context, card: int) -> list[Clause]:
+    """The growing "at least" clauses (Past, lost knowledge) of a card's Timeline effect that
+    grants Learns, when it has exactly one (else none: no condition is assumed)."""
+    parts = [e for e, g in ctx.facts[card].parts if e.moment == "timeline" and g.learn
+             and e.trigger is None]
+    if len(parts) != 1:
+        return []
+    return [cl for cl in parts[0].condition if cl.op in (">=", "==") and cl.value > 0
+            and (cl.counter.startswith("past.") or cl.counter == "lost")]
+
+
+def _in_play(ctx: Context, times: CreationTimes | None, monuments: Monuments, card: int,
+             i: int) -> LinExpr | None:
+    """With creation times, 1 if `card` can be in play in slot `i`'s Timeline phase: created
+    by then and, for a monument, not declined earlier (a card in play now: always); None when
+    its creation is not timed."""
+    if card in monuments.space_now or card in ctx.reach.on_board:
+        return None
+    if times is None or (card not in times.monuments and card not in times.artifacts):
+        return None
+    gone = sum(v for f, v in monuments.fate.get(card, {}).items() if f != END and f[1] < i)
+    return times.by(card, i) - gone
+
+
+def _at_most_lost(ctx: Context, techs: Technologies, knowledge: Knowledge) -> None:
+    """An "at most N lost knowledge" clause (T37): lost knowledge when learned is at least
+    lost knowledge now less all that is removed in the game (``lost peak - lost final``); a
+    free Learn (M34) is exempt."""
+    m, st = ctx.model, ctx.state
+    for t in techs.learnable:
+        for cl in ctx.cards[t].requirement:
+            if cl.counter != "lost" or cl.op != "<=" or st.lost <= cl.value:
+                continue
+            removed = knowledge.lost_peak - knowledge.lost_final
+            free = techs.learned_free.get(t, 0)
+            m.add(st.lost - removed - cl.value
+                  <= (st.lost - cl.value) * (1 - techs.learned[t] + free))
