@@ -1,0 +1,151 @@
+"""Learns in time (relaxation 11, `solver.bounds.cpsat.learntime`): each technology's
+requirement read on the counts of the moment it is learned.
+
+Sound: a line that learns a technology the first moment its requirement holds (after a decline)
+stays a solution, and real lines of the 60 s suite keep their VP under the bound at the root
+and mid-game. Binding: the same technology cannot be learned where its requirement does not
+hold yet (before the decline, or with too much lost knowledge for "at most" clauses), and a
+Timeline Learn (A33) fires at most once per Timeline phase.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ortools.sat.python import cp_model
+
+from solver.bounds.cpsat.learntime import LearnPoint, learn_points
+from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
+from solver.bounds.cpsat.schedule import phase_of
+from solver.engine.state import GameState
+from tests.builder import idx, play, position
+from tests.test_relaxation_timed import LINES, turn_starts
+
+ON = RelaxConfig(max_deterministic_time=1.0)
+OFF = RelaxConfig(max_deterministic_time=1.0, learn_turns=0)
+
+
+def past_nine_soon() -> GameState:
+    """Turn 15 of 16 (the time card in space 2, two visits done): 8 monuments in the Past, two
+    in space 1 that decline at the end of this turn; T43 (10 in the Past) is the only
+    technology on the tiles. It can be learned in turn 16 only (RULES.md section 5)."""
+    return position(hand=["C20"], timeline={1: ["C7", "P3"], 4: ["M5"]},
+                    tokens={"C7": 0, "P3": 0, "M5": 0},
+                    past=["P1", "P2", "M4", "P5", "P6", "C1", "C2", "C3"], rotated=8,
+                    tiles=[None] * 6 + ["T43", None, None], tile_level=(2, 1, 2),
+                    time_space=2, time_visits=2, turn=15)
+
+
+def solve_with(st: GameState, cfg: RelaxConfig, extra: object) -> tuple[str, float]:
+    """Build the model, add constraints (`extra(model, variables)`), and maximize what
+    `extra` returns (or the VP when None): CP-SAT's status and objective."""
+    phase = phase_of(st)
+    assert phase is not None
+    r = Relaxation(st, phase, cfg)
+    v = r.build()
+    assert callable(extra)
+    goal = extra(r.model, v)
+    if goal is not None:
+        r.model.maximize(goal)
+    s = cp_model.CpSolver()
+    s.parameters.num_workers = 1
+    s.parameters.max_deterministic_time = 5.0
+    code = s.solve(r.model)
+    return s.status_name(code), s.objective_value
+
+
+def test_learn_points_follow_the_turn() -> None:
+    """An action point per slot, a decline point where monuments decline, none at the end."""
+    st = past_nine_soon()
+    phase = phase_of(st)
+    assert phase is not None
+    r = Relaxation(st, phase, ON)
+    assert learn_points(r.context) == [LearnPoint(0, False), LearnPoint(0, True),
+                                       LearnPoint(1, False)]
+
+
+def test_requirement_met_only_after_the_decline() -> None:
+    """The line: two Searches, the decline (10 in the Past), then Learn T43 in turn 16 (21 VP).
+    With learn times the model still lets T43 be learned (read on turn 16's Past), and its
+    bound covers the line; if no Learn can come in turn 16, T43 cannot be learned at all
+    (turn 15's actions see 8 in the Past), which the final counters alone would allow."""
+    st = past_nine_soon()
+    end = play(st.clone(), "search", "search")
+    while end.turn == 15:
+        end.apply(end.legal[0])
+    assert len(end.past) == 10
+    play(end, "learn", "search")
+    while not end.is_terminal():
+        end.apply(end.legal[0])
+    vp = end.value()
+    assert idx(end, "T43") in end.techs and end.feasible() and vp == 21
+    t43 = idx(st, "T43")
+
+    def learn_t43(model: cp_model.CpModel, v: object) -> None:
+        model.add(v.technologies.learned[t43] == 1)  # type: ignore[attr-defined]
+
+    status, best = solve_with(st, ON, learn_t43)
+    assert status == "OPTIMAL" and best >= vp
+
+    def no_learn_in_turn_16(model: cp_model.CpModel, v: object) -> object:
+        model.add(v.turns.learns[1] == 0)  # type: ignore[attr-defined]
+        return v.technologies.learned[t43]  # type: ignore[attr-defined]
+
+    assert solve_with(st, ON, no_learn_in_turn_16) == ("OPTIMAL", 0.0)
+    assert solve_with(st, OFF, no_learn_in_turn_16) == ("OPTIMAL", 1.0)
+
+
+def test_at_most_lost_knowledge_against_the_least_reachable() -> None:
+    """T37 needs 7 in the Past and at most 3 lost knowledge: with 10 lost and no
+    lost-knowledge removal within reach it cannot be learned (the final counters ignore
+    "at most" clauses); with 3 lost it can."""
+    def pos(lost: int) -> GameState:
+        return position(hand=["C20"], timeline={1: ["C7"], 4: ["M5"]},
+                        tokens={"C7": 0, "M5": 0},
+                        past=["P1", "P2", "M4", "P5", "P6", "C1", "C2", "C3"], rotated=8,
+                        tiles=[None] * 6 + ["T37", None, None], tile_level=(2, 1, 2),
+                        lost=lost, time_space=1, time_visits=2, turn=16)
+
+    def t37(model: cp_model.CpModel, v: object) -> object:
+        return v.technologies.learned[idx(pos(0), "T37")]  # type: ignore[attr-defined]
+
+    assert solve_with(pos(10), ON, t37) == ("OPTIMAL", 0.0)
+    assert solve_with(pos(10), OFF, t37) == ("OPTIMAL", 1.0)
+    assert solve_with(pos(3), ON, t37) == ("OPTIMAL", 1.0)
+
+
+def test_timeline_learn_once_per_phase_once_its_condition_holds() -> None:
+    """A33 (with 17 lost knowledge: learn one technology in the Timeline phase) on the board,
+    two turns left, no Learn action, no builder card left to draw. With 17 lost: at most two
+    Learns, one per Timeline phase (RULES.md section 4B). With 15 lost and C7 (2 knowledge)
+    declining at the end of turn 15: one, in turn 16's Timeline phase (the untimed model,
+    reading the condition on the final lost knowledge, allows two)."""
+    def pos(lost: int) -> GameState:
+        st = position(hand=["C20"], timeline={1: ["C7"], 3: ["M5"]}, tokens={"C7": 2, "M5": 0},
+                      artifacts=["A33"], past=["P1", "P2"], lost=lost,
+                      tiles=["T3", "T4", "T5", "T6", "T9", "T10", None, None, None],
+                      time_space=2, time_visits=2, turn=15)
+        st.deck = []  # nothing to draw: A33 is the only card that grants a Learn
+        return st
+
+    def techs_without_actions(model: cp_model.CpModel, v: object) -> object:
+        for x in v.turns.learns:  # type: ignore[attr-defined]
+            model.add(x == 0)
+        return sum(v.technologies.learned.values())  # type: ignore[attr-defined]
+
+    assert solve_with(pos(17), ON, techs_without_actions) == ("OPTIMAL", 2.0)
+    assert solve_with(pos(15), ON, techs_without_actions) == ("OPTIMAL", 1.0)
+    assert solve_with(pos(15), OFF, techs_without_actions) == ("OPTIMAL", 2.0)
+
+
+@pytest.mark.parametrize("name", sorted(LINES))
+def test_real_lines_below_the_bound_with_learn_times(name: str) -> None:
+    """Real 60 s lines: at the start of turns 1, 8, 12 and 14, the bound with learn times on
+    (at every turn) is at least the line's VP and never INFEASIBLE."""
+    starts, vp = turn_starts(*LINES[name])
+    for turn in (1, 8, 12, 14):
+        pos = starts[turn]
+        phase = phase_of(pos)
+        assert phase is not None
+        r = Relaxation(pos, phase, RelaxConfig(max_deterministic_time=0.3)).solve()
+        assert not r.infeasible, f"turn {turn}: INFEASIBLE, the line scores {vp}"
+        assert r.bound is not None and r.bound >= vp, (turn, r.bound, vp)
