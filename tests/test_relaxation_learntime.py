@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from ortools.sat.python import cp_model
 
-from solver.bounds.cpsat.learntime import LearnPoint, learn_points
+from solver.bounds.cpsat.learntime import learn_points
 from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
 from solver.bounds.cpsat.schedule import phase_of
 from solver.engine.state import GameState
@@ -54,13 +54,13 @@ def solve_with(st: GameState, cfg: RelaxConfig, extra: object) -> tuple[str, flo
 
 
 def test_learn_points_follow_the_turn() -> None:
-    """An action point per slot, a decline point where monuments decline, none at the end."""
+    """A point per slot (its actions and Timeline phase after the previous decline), none
+    after the last decline (it ends the game, D8)."""
     st = past_nine_soon()
     phase = phase_of(st)
     assert phase is not None
     r = Relaxation(st, phase, ON)
-    assert learn_points(r.context) == [LearnPoint(0, False), LearnPoint(0, True),
-                                       LearnPoint(1, False)]
+    assert learn_points(r.context) == 2
 
 
 def test_requirement_met_only_after_the_decline() -> None:

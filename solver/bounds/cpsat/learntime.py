@@ -1,29 +1,32 @@
 """Learns in time: when each technology is learned, and its requirement on that moment's
 counts (relaxation 11).
 
-11. **Learn time.** The rest of the game is cut into *learn points*: per turn slot, its action
-    and Timeline phases (point ``(i, False)``), then its decline phase (point ``(i, True)``,
-    only in slots whose decline phase moves monuments). Every technology whose requirement
-    reads a count that grows over the game (the Past, technologies, lost knowledge) gets one
-    Boolean per point, "learned there"; the others are counted per point and type only. Then:
+11. **Learn time.** The rest of the game is cut into *learn points*: point ``j`` is the
+    decline and technology phases of slot ``j - 1`` followed by the action and Timeline phases
+    of slot ``j`` (a last point after the last slot only if its decline phase moves monuments;
+    the game's last decline ends it at once, D8). Within a point the Past and lost knowledge
+    do not change (they change only in decline phases, RULES.md section 4C, and a decline
+    point's Learns are read on the counts after all of that phase's declines, an
+    overestimate). Every technology whose requirement reads a count that grows over the game
+    (the Past, technologies, lost knowledge) gets one Boolean per point, "learned there"; the
+    others are counted per point and type only. Then:
 
-    * **Learns per point** (RULES.md section 5, Learn, and the effects that grant one): at an
-      action point, at most the slot's Learn actions, plus one Learn per Timeline grant that
-      fires in that slot's Timeline phase (a Timeline effect fires once per Timeline phase of
-      its card, section 4B; at most its activations in all; only in slots where its condition
-      holds on that slot's counts, and, with creation times, only once its card is created
-      and, for a monument, not declined), plus a share of the untimed grants; at a decline
-      point, the Learns granted by the decline effects of the monuments declining in that
-      decline phase (section 4C step 2: a decline effect applies as its monument declines),
-      plus a share of the untimed grants. The untimed grants (immediate effects at a Create,
+    * **Learns per point** (RULES.md section 5, Learn, and the effects that grant one): at
+      most the Learns granted by the decline effects of the monuments declining in slot
+      ``j - 1`` (section 4C step 2: a decline effect applies as its monument declines), plus
+      slot ``j``'s Learn actions, plus one Learn per Timeline grant that fires in slot ``j``'s
+      Timeline phase (a Timeline effect fires once per Timeline phase of its card, section
+      4B; at most its activations in all; only where its condition holds on the point's
+      counts, and, with creation times, only once its card is created and, for a monument,
+      not declined), plus a share of the untimed grants. The untimed grants (immediate effects at a Create,
       which may come in any phase; triggers; technologies' own effects; chests, usable at
       their moment; decline effects of cards that may discard themselves, C25-C29) are shared
       out freely over the points, at most their total.
     * **Requirements on the counts of the point** (section 5: "a technology whose requirement
-      you meet", read when it is learned): an action point sees the Past of now plus the
-      declines of the earlier slots (the action and Timeline phases come before the decline
-      phase, section 4); a decline point sees those plus every decline of its own slot (an
-      overestimate: the declines after the Learn's own are counted too); technologies count
+      you meet", read when it is learned): point ``j`` sees the Past of now plus the declines
+      of slots before ``j`` (the action and Timeline phases come before the decline phase,
+      section 4; a Learn during slot ``j - 1``'s decline phase sees at most all of its
+      declines); technologies count
       those owned now and those learned at that point or earlier (the technology itself
       included, as on the final counters); lost knowledge at a point is at most lost knowledge
       now plus the knowledge the monuments declined by then can carry (lost knowledge grows
@@ -37,11 +40,10 @@ counts (relaxation 11).
       goes down by a removal, `step_discard_lost`), which the model's knowledge step
       (relaxation 6) writes as ``lost peak - lost final``.
 
-    A real line maps every Learn to the point of its moment (a Learn after a slot's decline
-    phase, in its technology phase, to the next slot's action point: a later point, whose
-    counts are no smaller, and whose share of the untimed grants holds it); each requirement it
-    met then holds on the point's counts, which are at least the real counts; so every line
-    of the engine is a solution. Nothing here reads the hand, the artifacts or the Timeline:
+    A real line maps every Learn to the point of its moment; each requirement it met then
+    holds on the point's counts, which are at least the real counts (technologies learned at
+    the same point all count, before or after it); so every line of the engine is a
+    solution. Nothing here reads the hand, the artifacts or the Timeline:
     those clauses stay checked on the final counters (`technologies.require_at_end`).
 """
 
@@ -67,37 +69,23 @@ TECH_KEYS = tuple(f"techs.{k}" for k in TECH_TYPE_NAMES) + ("techs.any",)
 
 
 @dataclass(frozen=True)
-class LearnPoint:
-    """A moment of the rest of the game at which technologies may be learned: the action and
-    Timeline phases of slot `slot` (`decline` False), or its decline phase (True)."""
-
-    slot: int
-    decline: bool
-
-
-@dataclass(frozen=True)
 class LearnTimes:
     """The learn points and what is learned at each.
 
-    :param points: in the order of the game.
+    :param points: the number of learn points.
     :param timed: per technology whose requirement reads a growing count, one Boolean per point.
     :param others: per technology type, the other technologies of that type learned per point.
     """
 
-    points: list[LearnPoint]
+    points: int
     timed: dict[int, list[Var]]
     others: dict[int, list[Var]]
 
 
-def learn_points(ctx: Context) -> list[LearnPoint]:
-    """Every slot's action point, then its decline point if its decline phase moves
-    monuments (the last slot's decline ends the game at once, D8: no decline point)."""
-    out = []
-    for i, sl in enumerate(ctx.slots):
-        out.append(LearnPoint(i, False))
-        if sl.decline:
-            out.append(LearnPoint(i, True))
-    return out
+def learn_points(ctx: Context) -> int:
+    """One point per slot (its actions and Timeline phase, after the previous slot's decline),
+    and one more after the last slot if its decline phase moves monuments."""
+    return ctx.n_slots + (1 if ctx.slots[-1].decline else 0)
 
 
 def growing_clauses(card: Card, relax: int) -> list[tuple[str, int]]:
@@ -116,7 +104,7 @@ def growing_clauses(card: Card, relax: int) -> list[tuple[str, int]]:
 class _Counts:
     """Upper bounds on the growing counts at each learn point (see the module)."""
 
-    def __init__(self, ctx: Context, monuments: Monuments, points: list[LearnPoint]) -> None:
+    def __init__(self, ctx: Context, monuments: Monuments, points: int) -> None:
         self.ctx, self.monuments, self.points = ctx, monuments, points
         self._past: dict[str, list[LinExpr]] = {}
 
@@ -130,11 +118,7 @@ class _Counts:
                     per[fate[1]] = per[fate[1]] + w * v
         top = max(1, sum(weight.values()))
         after = ctx.running_totals(per, f"lt_{key}_by", top)
-        out: list[LinExpr] = []
-        for p in self.points:
-            i = p.slot if p.decline else p.slot - 1
-            out.append(after[i] if i >= 0 else 0)
-        return out
+        return [0] + [after[j - 1] for j in range(1, self.points)]
 
     def past(self, key: str) -> list[LinExpr]:
         """``past.<type>``, ``past.any`` or ``past.endgame`` at each point."""
@@ -176,16 +160,14 @@ def learn_in_time(ctx: Context, techs: Technologies, turns: TurnActions,
     the counts of the point."""
     m, cards = ctx.model, ctx.cards
     st = ctx.state
-    points = learn_points(ctx)
-    n_pts = len(points)
+    points = n_pts = learn_points(ctx)
     relax = 1 if ctx.reach.candi else 0
     counts = _Counts(ctx, monuments, points)
     timed: dict[int, list[Var]] = {}
     others_of: dict[int, list[int]] = {k: [] for k in range(len(TECH_TYPE_NAMES))}
     for t in techs.learnable:
         if growing_clauses(cards[t], relax):
-            ys = [m.new_bool_var(f"lt_{cards[t].code}_{p.slot}{'d' if p.decline else 'a'}")
-                  for p in points]
+            ys = [m.new_bool_var(f"lt_{cards[t].code}_{j}") for j in range(n_pts)]
             m.add(sum(ys) == techs.learned[t])
             timed[t] = ys
         else:
@@ -258,29 +240,26 @@ def _reads(counter: str, value: int, own: str, counts: _Counts,
 
 def _grant_learns(ctx: Context, techs: Technologies, turns: TurnActions,
                   monuments: Monuments, effects: Effects, times: CreationTimes | None,
-                  counts: _Counts, points: list[LearnPoint], timed: dict[int, list[Var]],
+                  counts: _Counts, points: int, timed: dict[int, list[Var]],
                   others: dict[int, list[Var]]) -> None:
-    """Learns per point (see the module): actions and Timeline grants at action points,
-    decline grants at decline points, the untimed grants shared out freely."""
+    """Learns per point (see the module): the previous slot's decline grants, the slot's
+    Learn actions and Timeline grants, and the untimed grants shared out freely."""
     m, cards, slots = ctx.model, ctx.cards, ctx.slots
-    at_point: list[LinExpr] = [0] * len(points)
+    at_point: list[LinExpr] = [0] * points
     for ys in timed.values():
         at_point = [a + y for a, y in zip(at_point, ys, strict=True)]
     for us in others.values():
         at_point = [a + u for a, u in zip(at_point, us, strict=True)]
-    index = {(p.slot, p.decline): j for j, p in enumerate(points)}
-    grants: list[LinExpr] = [0] * len(points)
-    for i in range(len(slots)):
-        grants[index[(i, False)]] = turns.learns[i]
+    grants: list[LinExpr] = [turns.learns[i] for i in range(len(slots))] + [0] * (
+        points - len(slots))
     untimed: LinExpr = 0
     top = len(techs.learnable)
     for card, moment, k, act in effects.learning:
         if (moment == "decline" and card in monuments.fate and card not in monuments.vanished
-                and all((f[1], True) in index for f in monuments.fate[card] if f != END)):
+                and all(f[1] + 1 < points for f in monuments.fate[card] if f != END)):
             for fate, v in monuments.fate[card].items():
                 if fate != END:
-                    j = index[(fate[1], True)]
-                    grants[j] = grants[j] + k * v
+                    grants[fate[1] + 1] = grants[fate[1] + 1] + k * v
         elif moment == "timeline" and card >= 0:
             condition = _timeline_condition(ctx, card)
             fires: list[Var] = []
@@ -288,24 +267,23 @@ def _grant_learns(ctx: Context, techs: Technologies, turns: TurnActions,
                 if not sl.timeline:
                     continue
                 b = m.new_bool_var(f"lt_fires_{cards[card].code}_{i}")
-                j = index[(i, False)]
                 for cl in condition:
                     for cnt, need in _reads(cl.counter, cl.value, "", counts, lambda _: [0]):
-                        m.add(cnt[j] >= need * b)
+                        m.add(cnt[i] >= need * b)
                 in_play = _in_play(ctx, times, monuments, card, i)
                 if in_play is not None:
                     m.add(b <= in_play)
-                grants[j] = grants[j] + k * b
+                grants[i] = grants[i] + k * b
                 fires.append(b)
             if fires:
                 m.add(sum(fires) <= act)
         else:
             untimed = untimed + k * act
-    share: list[LinExpr] = [0] * len(points)
+    share: list[LinExpr] = [0] * points
     if not isinstance(untimed, int) or untimed:
-        share = [m.new_int_var(0, top, f"lt_share{j}") for j in range(len(points))]
+        share = [m.new_int_var(0, top, f"lt_share{j}") for j in range(points)]
         m.add(sum(share) <= untimed)
-    for j in range(len(points)):
+    for j in range(points):
         if not isinstance(at_point[j], int):
             m.add(at_point[j] <= grants[j] + share[j])
 
