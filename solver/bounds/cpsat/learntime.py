@@ -8,8 +8,8 @@ counts (relaxation 11).
     do not change (they change only in decline phases, RULES.md section 4C, and a decline
     point's Learns are read on the counts after all of that phase's declines, an
     overestimate). Every technology whose requirement reads a count that grows over the game
-    (the Past, technologies, lost knowledge) gets one Boolean per point, "learned there"; the
-    others are counted per point and type only. Then:
+    (the Past, technologies, lost knowledge) gets one Boolean per point, "learned by then"
+    (never going back to 0); the others are counted per type, learned by each point. Then:
 
     * **Learns per point** (RULES.md section 5, Learn, and the effects that grant one): at
       most the Learns granted by the decline effects of the monuments declining in slot
@@ -18,23 +18,25 @@ counts (relaxation 11).
       Timeline phase (a Timeline effect fires once per Timeline phase of its card, section
       4B; at most its activations in all; only where its condition holds on the point's
       counts, and, with creation times, only once its card is created and, for a monument,
-      not declined), plus a share of the untimed grants. The untimed grants (immediate effects at a Create,
-      which may come in any phase; triggers; technologies' own effects; chests, usable at
-      their moment; decline effects of cards that may discard themselves, C25-C29) are shared
-      out freely over the points, at most their total.
+      not declined), plus a share of the untimed grants. The untimed grants (immediate
+      effects at a Create, which may come in any phase; triggers; technologies' own effects;
+      chests, usable at their moment; decline effects of cards that may discard themselves,
+      C25-C29) are shared out freely over the points, at most their total.
     * **Requirements on the counts of the point** (section 5: "a technology whose requirement
       you meet", read when it is learned): point ``j`` sees the Past of now plus the declines
       of slots before ``j`` (the action and Timeline phases come before the decline phase,
       section 4; a Learn during slot ``j - 1``'s decline phase sees at most all of its
-      declines); technologies count
-      those owned now and those learned at that point or earlier (the technology itself
-      included, as on the final counters); lost knowledge at a point is at most lost knowledge
+      declines); technologies count those owned now and those learned at that point or
+      earlier (the technology itself included, as on the final counters); lost knowledge at a point is at most lost knowledge
       now plus the knowledge the monuments declined by then can carry (lost knowledge grows
       only at a decline, by the tokens on the declining monument, at most its printed or
       current knowledge: `solver.engine.decline`; a card discarded instead, C25-C29, reaches
       the Past only without knowledge, relaxation 6). "Most of a type" reads as the total,
-      "fewest of a type" as every type. A Learn that ignores requirements (M34) is exempt:
-      each clause is asked of ``learned there - learned free``.
+      "fewest of a type" as every type. The counts never go down, so a requirement met when
+      learned holds at every later point too: each clause is asked at every point of
+      ``learned by then`` (the stronger linear form of the same rule: a fractional Learn
+      cannot hide in the early points). A Learn that ignores requirements (M34) is exempt:
+      each clause is asked of ``learned by then - learned free``.
     * **"At most" lost knowledge** (Rosetta Stone, T37): lost knowledge when it is learned is
       at least lost knowledge now less every lost knowledge removed in the whole game (it only
       goes down by a removal, `step_discard_lost`), which the model's knowledge step
@@ -73,8 +75,10 @@ class LearnTimes:
     """The learn points and what is learned at each.
 
     :param points: the number of learn points.
-    :param timed: per technology whose requirement reads a growing count, one Boolean per point.
-    :param others: per technology type, the other technologies of that type learned per point.
+    :param timed: per technology whose requirement reads a growing count, one Boolean per
+        point: learned at that point or earlier.
+    :param others: per technology type, the other technologies of that type learned by each
+        point.
     """
 
     points: int
@@ -163,44 +167,46 @@ def learn_in_time(ctx: Context, techs: Technologies, turns: TurnActions,
     points = n_pts = learn_points(ctx)
     relax = 1 if ctx.reach.candi else 0
     counts = _Counts(ctx, monuments, points)
-    timed: dict[int, list[Var]] = {}
+    timed: dict[int, list[Var]] = {}  # learned by point j (monotone in j)
     others_of: dict[int, list[int]] = {k: [] for k in range(len(TECH_TYPE_NAMES))}
     for t in techs.learnable:
         if growing_clauses(cards[t], relax):
-            ys = [m.new_bool_var(f"lt_{cards[t].code}_{j}") for j in range(n_pts)]
-            m.add(sum(ys) == techs.learned[t])
+            ys = [m.new_bool_var(f"lt_{cards[t].code}_by{j}") for j in range(n_pts)]
+            for j in range(1, n_pts):
+                m.add(ys[j - 1] <= ys[j])
+            m.add(ys[-1] == techs.learned[t])
             timed[t] = ys
         else:
             others_of[cards[t].kind].append(t)
-    others: dict[int, list[Var]] = {}
+    others: dict[int, list[Var]] = {}  # per type, the others learned by point j
     for k, ts in others_of.items():
         if ts:
-            us = [m.new_int_var(0, len(ts), f"lt_other{k}_{j}") for j in range(n_pts)]
-            m.add(sum(us) == sum(techs.learned[t] for t in ts))
+            us = [m.new_int_var(0, len(ts), f"lt_other{k}_by{j}") for j in range(n_pts)]
+            for j in range(1, n_pts):
+                m.add(us[j - 1] <= us[j])
+            m.add(us[-1] == sum(techs.learned[t] for t in ts))
             others[k] = us
-
-    # Technologies per type learned at each point and before (with those owned now).
-    def learned_at(kind: int, j: int) -> LinExpr:
-        own = sum(ys[j] for t, ys in timed.items() if cards[t].kind == kind)
-        return own + (others[kind][j] if kind in others else 0)
 
     tech_counts: dict[str, list[LinExpr]] = {}
 
     def tech_count(key: str) -> list[LinExpr]:
+        """Technologies of a type (or of any) owned now or learned by each point."""
         got = tech_counts.get(key)
         if got is None:
             kinds = range(len(TECH_TYPE_NAMES)) if key == "techs.any" else \
                 [TECH_TYPE_NAMES.index(key.split(".")[1])]
             owned = sum(1 for t in st.techs if cards[t].kind in kinds)
-            per = [sum(learned_at(k, j) for k in kinds) for j in range(n_pts)]
-            got = [owned + x for x in ctx.running_totals(
-                per, f"lt_{key.replace('.', '_')}_by", len(techs.learnable) + len(st.techs))]
+            got = [ctx.as_var(owned + sum(ys[j] for t, ys in timed.items()
+                                          if cards[t].kind in kinds)
+                              + sum(others[k][j] for k in kinds if k in others),
+                              f"lt_{key.replace('.', '_')}_by{j}") for j in range(n_pts)]
             tech_counts[key] = got
         return got
 
     _grant_learns(ctx, techs, turns, monuments, effects, times, counts, points, timed, others)
 
-    # Requirements on the counts of the point.
+    # Requirements on the counts of the point, asked at every point from the one it is
+    # learned at (the counts never go down: the stronger linear form of the same rule).
     for t, ys in timed.items():
         card = cards[t]
         free = techs.learned_free.get(t, 0)
@@ -245,11 +251,10 @@ def _grant_learns(ctx: Context, techs: Technologies, turns: TurnActions,
     """Learns per point (see the module): the previous slot's decline grants, the slot's
     Learn actions and Timeline grants, and the untimed grants shared out freely."""
     m, cards, slots = ctx.model, ctx.cards, ctx.slots
-    at_point: list[LinExpr] = [0] * points
-    for ys in timed.values():
-        at_point = [a + y for a, y in zip(at_point, ys, strict=True)]
-    for us in others.values():
-        at_point = [a + u for a, u in zip(at_point, us, strict=True)]
+    by_point: list[LinExpr] = [0] * points  # learned by each point
+    for ys in [*timed.values(), *others.values()]:
+        by_point = [a + y for a, y in zip(by_point, ys, strict=True)]
+    at_point = [by_point[0]] + [by_point[j] - by_point[j - 1] for j in range(1, points)]
     grants: list[LinExpr] = [turns.learns[i] for i in range(len(slots))] + [0] * (
         points - len(slots))
     untimed: LinExpr = 0
