@@ -20,7 +20,7 @@ from solver.engine.state import GameState
 from tests.builder import idx, play, position
 from tests.test_relaxation_timed import LINES, turn_starts
 
-ON = RelaxConfig(max_deterministic_time=1.0)
+ON = RelaxConfig(max_deterministic_time=1.0, learn_turns=40)
 OFF = RelaxConfig(max_deterministic_time=1.0, learn_turns=0)
 
 
@@ -146,6 +146,7 @@ def test_real_lines_below_the_bound_with_learn_times(name: str) -> None:
         pos = starts[turn]
         phase = phase_of(pos)
         assert phase is not None
-        r = Relaxation(pos, phase, RelaxConfig(max_deterministic_time=0.3)).solve()
+        r = Relaxation(pos, phase, RelaxConfig(max_deterministic_time=0.3,
+                                               learn_turns=40)).solve()
         assert not r.infeasible, f"turn {turn}: INFEASIBLE, the line scores {vp}"
         assert r.bound is not None and r.bound >= vp, (turn, r.bound, vp)
