@@ -11,13 +11,17 @@ Timeline Learn (A33) fires at most once per Timeline phase.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 from ortools.sat.python import cp_model
 
 from solver.bounds.cpsat.learntime import learn_points
 from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
+from solver.bounds.cpsat.resources import UnsupportedCardError
 from solver.bounds.cpsat.schedule import phase_of
 from solver.engine.state import GameState
 from tests.builder import idx, play, position
+from tests.test_relaxation_random import best_continuation, random_position
 from tests.test_relaxation_timed import LINES, turn_starts
 
 ON = RelaxConfig(max_deterministic_time=1.0, learn_turns=40)
@@ -150,3 +154,25 @@ def test_real_lines_below_the_bound_with_learn_times(name: str) -> None:
                                                learn_turns=40)).solve()
         assert not r.infeasible, f"turn {turn}: INFEASIBLE, the line scores {vp}"
         assert r.bound is not None and r.bound >= vp, (turn, r.bound, vp)
+
+
+@settings(max_examples=4, deadline=None, derandomize=True)
+@given(hst.integers(min_value=0, max_value=10**6))
+def test_bound_above_random_continuations_with_learn_times(seed: int) -> None:
+    """Hypothesis: random positions from random play (turn 5 on), learn times on at every
+    turn (and creation times): the bound against the best goal-meeting random continuation."""
+    st = random_position(seed, earliest=5)
+    if st is None:
+        return
+    phase = phase_of(st)
+    assert phase is not None
+    best = best_continuation(st, seed, 12)
+    try:
+        r = Relaxation(st, phase, RelaxConfig(max_deterministic_time=0.2, timed=True,
+                                              learn_turns=40)).solve()
+    except UnsupportedCardError:
+        return
+    if best is None:
+        return
+    assert not r.infeasible, f"seed {seed}: INFEASIBLE, but a continuation scores {best}"
+    assert r.bound is None or r.bound >= best, f"seed {seed}: bound {r.bound} below {best}"
