@@ -105,6 +105,37 @@ def growing_clauses(card: Card, relax: int) -> list[tuple[str, int]]:
     return out
 
 
+def _open_clauses(ctx: Context, card: Card, relax: int) -> list[tuple[str, int]]:
+    """The growing clauses of a requirement that the counts of now do not already meet (one
+    met now is met at every point: the point's count is at least the count of now, so its
+    constraint would be void)."""
+    st, cards = ctx.state, ctx.cards
+    own = TECH_TYPE_NAMES[card.kind]
+
+    def now(counter: str) -> int:
+        if counter == "lost":
+            return st.lost
+        if counter in ("past.any", "past.max_type"):
+            return len(st.past)
+        if counter == "past.endgame":
+            return sum(1 for c in st.past if cards[c].activation == "endgame")
+        if counter == "past.min_type":
+            return min(st.count_past(k) for k in MONUMENT_KINDS)
+        if counter.startswith("past."):
+            return st.count_past(MONUMENT_KINDS[KIND_KEYS.index(counter[5:])])
+        per = [sum(1 for t in st.techs if cards[t].kind == k) + (1 if n == own else 0)
+               for k, n in enumerate(TECH_TYPE_NAMES)]
+        if counter == "techs.min_type":
+            return min(per)
+        if counter in ("techs.any", "techs.max_type"):
+            return len(st.techs) + (1 if counter == "techs.any" else 0)
+        return per[TECH_TYPE_NAMES.index(counter[6:])] if counter[6:] in TECH_TYPE_NAMES \
+            else 0
+
+    return [(c, v) for c, v in growing_clauses(card, relax)
+            if now(c) < v + (1 if c in (f"techs.{own}", "techs.any") else 0)]
+
+
 class _Counts:
     """Upper bounds on the growing counts at each learn point (see the module)."""
 
@@ -170,7 +201,7 @@ def learn_in_time(ctx: Context, techs: Technologies, turns: TurnActions,
     timed: dict[int, list[Var]] = {}  # learned by point j (monotone in j)
     others_of: dict[int, list[int]] = {k: [] for k in range(len(TECH_TYPE_NAMES))}
     for t in techs.learnable:
-        if growing_clauses(cards[t], relax):
+        if _open_clauses(ctx, cards[t], relax):
             ys = [m.new_bool_var(f"lt_{cards[t].code}_by{j}") for j in range(n_pts)]
             for j in range(1, n_pts):
                 m.add(ys[j - 1] <= ys[j])
@@ -211,7 +242,7 @@ def learn_in_time(ctx: Context, techs: Technologies, turns: TurnActions,
         card = cards[t]
         free = techs.learned_free.get(t, 0)
         own = f"techs.{TECH_TYPE_NAMES[card.kind]}"
-        for counter, value in growing_clauses(card, relax):
+        for counter, value in _open_clauses(ctx, card, relax):
             for j, y in enumerate(ys):
                 z = y - free
                 for cnt, need in _reads(counter, value, own, counts, tech_count):
