@@ -4,12 +4,13 @@ counts (relaxation 11).
 11. **Learn time.** The rest of the game is cut into *learn points*: point ``j`` is the
     decline and technology phases of slot ``j - 1`` followed by the action and Timeline phases
     of slot ``j`` (a last point after the last slot only if its decline phase moves monuments;
-    the game's last decline ends it at once, D8). Within a point the Past and lost knowledge
-    do not change (they change only in decline phases, RULES.md section 4C, and a decline
-    point's Learns are read on the counts after all of that phase's declines, an
-    overestimate). Every technology whose requirement reads a count that grows over the game
-    (the Past, technologies, lost knowledge) gets one Boolean per point, "learned by then"
-    (never going back to 0); the others are counted per type, learned by each point. Then:
+    the game's last decline ends it at once, D8). Within a point the Past does not change and
+    lost knowledge does not grow (both grow only in decline phases, RULES.md section 4C; a
+    Learn in a decline phase is read on the counts after all of that phase's declines, an
+    overestimate). Every technology whose requirement asks at least some Past or technology
+    count (they never go down) or lost knowledge, not met already, gets one Boolean per
+    point, "learned by then" (never going back to 0); the others are counted per type,
+    learned by each point. Then:
 
     * **Learns per point** (RULES.md section 5, Learn, and the effects that grant one): at
       most the Learns granted by the decline effects of the monuments declining in slot
@@ -68,6 +69,8 @@ from solver.engine.cards import MONUMENT_KINDS, TECH_TYPE_NAMES, Card, Clause
 
 PAST_KEYS = tuple(f"past.{k}" for k in KIND_KEYS) + ("past.any", "past.endgame")
 TECH_KEYS = tuple(f"techs.{k}" for k in TECH_TYPE_NAMES) + ("techs.any",)
+GROWING = frozenset((*PAST_KEYS, *TECH_KEYS, "past.min_type", "past.max_type", "techs.min_type",
+                     "techs.max_type", "lost"))  # the counters read at a learn point
 
 
 @dataclass(frozen=True)
@@ -93,14 +96,15 @@ def learn_points(ctx: Context) -> int:
 
 
 def growing_clauses(card: Card, relax: int) -> list[tuple[str, int]]:
-    """The "at least" clauses of a requirement on a count that only grows (the Past,
-    technologies, lost knowledge), with their values less Candi Sukuh's 1 (`relax`, D19)."""
+    """The "at least" clauses of a requirement on the Past or technology counts (which never
+    go down) or on lost knowledge (whose most by each point is known), with their values
+    less Candi Sukuh's 1 (`relax`, D19)."""
     out = []
     for cl in card.requirement:
         if cl.op == "<=":
             continue
         value = cl.value - relax
-        if value > 0 and (cl.counter.startswith(("past.", "techs.")) or cl.counter == "lost"):
+        if value > 0 and cl.counter in GROWING:
             out.append((cl.counter, value))
     return out
 
@@ -332,7 +336,7 @@ def _timeline_condition(ctx: Context, card: int) -> list[Clause]:
     if len(parts) != 1:
         return []
     return [cl for cl in parts[0].condition if cl.op in (">=", "==") and cl.value > 0
-            and (cl.counter.startswith("past.") or cl.counter == "lost")]
+            and cl.counter in GROWING and not cl.counter.startswith("techs.")]
 
 
 def _in_play(ctx: Context, times: CreationTimes | None, monuments: Monuments, card: int,
