@@ -153,12 +153,13 @@ class RelaxConfig:
     # hence not at the root.
     per_phase_turns: int = 2
     # Learns in time (relaxation 11, `solver.bounds.cpsat.learntime`): on when at most this
-    # many turns remain. Measured at the node budget (0.1 deterministic s) on 10 lines of the
-    # 60 s suite table, mean bound / line VP, off -> on: turn 14 2.64 -> 2.42 (9 of 10 lower),
-    # turn 15 1.79 -> 1.78, turn 16 1.06 -> 1.05; turn 13 3.12 -> 3.96 (the larger LP does not
-    # settle in the budget). The root (24 deals, 1.0 deterministic s): 439.2 -> 444.5; at
-    # 5.0 s on 4 deals 435.0 -> 436.0: every technology stays learnable in time there (the
-    # Past fills fast in the model and Learns are cheap), so only the larger LP shows.
+    # many turns remain. Measured on the 24 lines of session 5's 60 s suite table, mean
+    # bound / line VP, off -> on: turn 14 at 1.0 deterministic s 2.38 -> 2.32, at 0.1 s
+    # 2.56 -> 2.54; turn 15 at 1.0 s 1.64 -> 1.65, at 0.1 s 1.77 -> 1.76; turn 16 1.05 both;
+    # turn 13 (with 4) at 0.1 s 3.24 -> 3.32 (the larger LP does not settle in the budget).
+    # The root (24 deals, 1.0 s): 439.2 -> 444.5; at 5.0 s on 4 deals 435.0 -> 436.0: every
+    # technology stays learnable in time there (the model's Past fills fast, Learns are
+    # cheap), so only the larger LP shows.
     learn_turns: int = 3
 
 
