@@ -28,6 +28,8 @@ numbered, beside the code that makes them:
 9. **Goals**: `solver.bounds.cpsat.goals`.
 10. **Creation time** (with `RelaxConfig.timed`, or at most `RelaxConfig.timed_turns` turns
     left): `solver.bounds.cpsat.creation`.
+11. **The hand by turn** (with creation times and `RelaxConfig.hand_by_turn`): Creates, cards
+    paid and effect draws in their turn, the hand capped at 10: `solver.bounds.cpsat.handtime`.
 
 `Relaxation.build` adds them in one order (the order of the variables and constraints is part
 of what makes CP-SAT's search, with one worker and a fixed seed, reproducible); the variables
@@ -84,6 +86,7 @@ from solver.bounds.cpsat.fates import (
     where,
 )
 from solver.bounds.cpsat.goals import require_goals
+from solver.bounds.cpsat.handtime import balance_hand
 from solver.bounds.cpsat.knowledge import lose_knowledge
 from solver.bounds.cpsat.reach import Reach, chest_gains, read_reach
 from solver.bounds.cpsat.reshuffle import may_reshuffle
@@ -149,6 +152,9 @@ class RelaxConfig:
     # root at 1.0 deterministic s, 6 deals, mean 438.5 off, 439.5 on (T4 H4 438 -> 445):
     # hence not at the root.
     per_phase_turns: int = 2
+    # The hand turn by turn (relaxation 11, `solver.bounds.cpsat.handtime`), with creation
+    # times only.
+    hand_by_turn: bool = True
 
 
 ROOT_CONFIG = RelaxConfig(max_deterministic_time=1.0)
@@ -258,6 +264,9 @@ class Relaxation:
             greek = greek_creations(ctx, techs)
             paid = [paid_by(ctx, times, i) - greek for i in range(ctx.n_slots)]
         used = hold_cards(ctx, totals, draws, effects, granted_mon, paid)
+        if times is not None and self.config.hand_by_turn:  # relaxation 11
+            balance_hand(ctx, turns, times, monuments, artifacts, effects, specials, draws,
+                         totals, used, greek_creations(ctx, techs), poulnabrone)
         distance = distance_costs(ctx, monuments, effects.gains["moves"])
         hand_final = pay_for_cards(ctx, monuments, artifacts, techs, totals, draws, used,
                                    distance, archived_by_effects)

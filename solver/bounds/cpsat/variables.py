@@ -143,6 +143,9 @@ class Effects:
     :param freed_by_paying: artifact spaces freed by paying with board artifacts (P13).
     :param granting: every effect that grants Creates: (card or -1 for the chest, moment,
         Creates granted per activation (monuments and artifacts), its activations).
+    :param drawing: every effect whose draws count in `gains["draw"]`: (card or -1 for the
+        chest, moment ("immediate", "decline", "timeline", "trigger", "learn" for a
+        technology), cards drawn per activation, its activations, the effect).
     """
 
     gains: dict[str, LinExpr]
@@ -153,6 +156,7 @@ class Effects:
     in_play: dict[int, LinExpr]
     freed_by_paying: list[LinExpr]
     granting: list[tuple[int, str, int, LinExpr]] = field(default_factory=list)
+    drawing: list[tuple[int, str, int, LinExpr, Effect | None]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
