@@ -46,7 +46,8 @@
       actions (section 5, D2). Ancient Greek creates its artifact from the revealed cards, not
       the hand (at most one card per learned Ancient Greek, in any turn).
       So the cards a turn can spend are at most 10 plus what it draws: draws banked in an
-      early turn beyond 10 are lost, as in the game.
+      early turn beyond 10 are lost, as in the game. For the same reason an Excavate draws at
+      most 10 cards, however many monuments it rotates (D4, D7).
 
     Every real line satisfies these with its own per-turn counts (the cards that leave its
     hand in a turn, including the draws a full hand stopped, as `used`'s increase), so adding
@@ -210,6 +211,7 @@ def balance_hand(ctx: Context, turns: TurnActions, times: CreationTimes,
     hand: list[Var] = []
     before: LinExpr = ctx.phase.hand
     for i in range(n):
+        m.add(turns.excavated[i] <= HAND_LIMIT * turns.excavations[i])
         h = m.new_int_var(0, HAND_LIMIT, f"hand_end{i}")
         out = used[i] - (used[i - 1] if i else 0)
         drawn = (turns.searches[i] + turns.excavated[i] + draws.in_decline[i] + eff[i])

@@ -226,8 +226,8 @@ class Relaxation:
         2. the monuments' fates (3), the artifacts, the technologies (7);
         3. the events triggers count, the effects' activations and the special cards (5);
         4. the cards over the turns: draws, running totals (4), the Past by turn (5),
-           Creates, the hand per turn (4), distance costs (3), payments (4), Learns (7),
-           artifact spaces, decline capacity (2), the deck dug (4);
+           Creates, the hand per turn (4; 11 with creation times), distance costs (3),
+           payments (4), Learns (7), artifact spaces, decline capacity (2), the deck dug (4);
         5. knowledge (6), the final counters, effect conditions (5), requirements (7), the
            objective (8), the goals (9).
         """
