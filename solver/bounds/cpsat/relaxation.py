@@ -159,6 +159,9 @@ class RelaxConfig:
     # s: 436.0 / 439.7 / 441.8, at 5.0 s: 436.0 off, 439.7 timed with this: the LP bound
     # is no lower with times, so creation times stay off at the root. Turn 16 of the 24
     # lines at 0.1 s: bounds summed 1742 without, 1739 with (t1-h4 97 -> 89, t5-h1 70 -> 75).
+    # Turn 15 with `timed_turns=2`: at 0.3 s, mean bound / VP 1.75 untimed, 1.74 timed, 1.68
+    # timed with this (lower on 22 of 24 lines, bounds summed 2879 -> 2768); at 0.1 s it
+    # does not pay (1.77 untimed, 1.88); at 0.2 s, 1.76 -> 1.72: the budget decides.
     hand_by_turn: bool = True
 
 
