@@ -162,14 +162,18 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
 
     granting: list[tuple[int, str, int, LinExpr]] = []
     learning: list[tuple[int, str, int, LinExpr]] = []
+    drawing: list[tuple[int, str, int, LinExpr, Effect | None]] = []
 
-    def add(g: Gains, act: LinExpr, card: int = -1, moment: str = "") -> None:
+    def add(g: Gains, act: LinExpr, card: int = -1, moment: str = "",
+            e: Effect | None = None) -> None:
         if g.depth > builders:  # a reveal through the whole deck (P33) digs no deeper
             g = replace(g, depth=builders)
         if g.create_mon or g.create_art:
             granting.append((card, moment, g.create_mon + g.create_art, act))
         if g.learn:
             learning.append((card, moment, g.learn, act))
+        if g.draw:
+            drawing.append((card, moment, g.draw, act, e))
         for key in POOLS:
             v = getattr(g, key)
             if v:
@@ -212,7 +216,7 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                 timed.append((act, e, name))
             else:
                 continue
-            add(g, act, c, "trigger" if e.trigger is not None else e.moment)
+            add(g, act, c, "trigger" if e.trigger is not None else e.moment, e)
             if f.frees_artifacts and e.moment != "timeline":
                 freed_by_paying.append(5 * act)
     for a in ctx.reach.on_board + artifacts.new:
@@ -231,11 +235,12 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                 timed.append((act, e, name))
             else:
                 continue
-            add(g, act, a, "trigger" if e.trigger is not None else e.moment)
+            add(g, act, a, "trigger" if e.trigger is not None else e.moment, e)
     for t in techs.learnable:
         for k, (e, g) in enumerate(facts[t].parts):
             if e.moment == "immediate" and e.trigger is None:
-                add(g, acts.gated(techs.learned[t], 1, e, f"{cards[t].code}_{k}"))
+                add(g, acts.gated(techs.learned[t], 1, e, f"{cards[t].code}_{k}"), t,
+                    "learn", e)
     # At most 12 monuments and the free artifact spaces are in play at each Timeline phase.
     if tl_mon:
         m.add(sum(tl_mon) <= 2 * SPACES * phases)
@@ -244,8 +249,8 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     return Effects(gains={k: sum(v) if v else 0 for k, v in pool.items()},
                    conditions=acts.conditions, timed=timed, decline_draws=decline_draws,
                    decline_depth=decline_depth, in_play=in_play,
-                   freed_by_paying=freed_by_paying, granting=granting,
-                   learning=learning)
+                   freed_by_paying=freed_by_paying, granting=granting, learning=learning,
+                   drawing=drawing)
 
 
 def special_cards(ctx: Context, effects: Effects, turns: TurnActions,

@@ -30,6 +30,8 @@ numbered, beside the code that makes them:
     left): `solver.bounds.cpsat.creation`.
 11. **Learn time** (at most `RelaxConfig.learn_turns` turns left):
     `solver.bounds.cpsat.learntime`.
+12. **The hand by turn** (with creation times and `RelaxConfig.hand_by_turn`): Creates, cards
+    paid and effect draws in their turn, the hand capped at 10: `solver.bounds.cpsat.handtime`.
 
 `Relaxation.build` adds them in one order (the order of the variables and constraints is part
 of what makes CP-SAT's search, with one worker and a fixed seed, reproducible); the variables
@@ -86,6 +88,7 @@ from solver.bounds.cpsat.fates import (
     where,
 )
 from solver.bounds.cpsat.goals import require_goals
+from solver.bounds.cpsat.handtime import balance_hand
 from solver.bounds.cpsat.knowledge import lose_knowledge
 from solver.bounds.cpsat.learntime import learn_in_time
 from solver.bounds.cpsat.reach import Reach, chest_gains, read_reach
@@ -161,6 +164,17 @@ class RelaxConfig:
     # technology stays learnable in time there (the model's Past fills fast, Learns are
     # cheap), so only the larger LP shows.
     learn_turns: int = 3
+    # The hand turn by turn (relaxation 12, `solver.bounds.cpsat.handtime`), with creation
+    # times only (so by default in the last turn). Measured (issue 13, 24 suite deals, one
+    # worker): the root with creation times at 1.0 deterministic s, mean 439.2 off, 528.7
+    # timed, 626.8 timed with this (the LP is not solved within the budget); 6 deals at 3.0
+    # s: 436.0 / 439.7 / 441.8, at 5.0 s: 436.0 off, 439.7 timed with this: the LP bound
+    # is no lower with times, so creation times stay off at the root. Turn 16 of the 24
+    # lines at 0.1 s: bounds summed 1742 without, 1739 with (t1-h4 97 -> 89, t5-h1 70 -> 75).
+    # Turn 15 with `timed_turns=2`: at 0.3 s, mean bound / VP 1.75 untimed, 1.74 timed, 1.68
+    # timed with this (lower on 22 of 24 lines, bounds summed 2879 -> 2768); at 0.1 s it
+    # does not pay (1.77 untimed, 1.88); at 0.2 s, 1.76 -> 1.72: the budget decides.
+    hand_by_turn: bool = True
 
 
 ROOT_CONFIG = RelaxConfig(max_deterministic_time=1.0)
@@ -232,8 +246,8 @@ class Relaxation:
         2. the monuments' fates (3), the artifacts, the technologies (7);
         3. the events triggers count, the effects' activations and the special cards (5);
         4. the cards over the turns: draws, running totals (4), the Past by turn (5),
-           Creates, the hand per turn (4), distance costs (3), payments (4), Learns (7),
-           artifact spaces, decline capacity (2), the deck dug (4);
+           Creates, the hand per turn (4; 11 with creation times), distance costs (3),
+           payments (4), Learns (7), artifact spaces, decline capacity (2), the deck dug (4);
         5. knowledge (6), the final counters, effect conditions (5), requirements (7), the
            objective (8), the goals (9).
         """
@@ -270,6 +284,9 @@ class Relaxation:
             greek = greek_creations(ctx, techs)
             paid = [paid_by(ctx, times, i) - greek for i in range(ctx.n_slots)]
         used = hold_cards(ctx, totals, draws, effects, granted_mon, paid)
+        if times is not None and self.config.hand_by_turn:  # relaxation 12
+            balance_hand(ctx, turns, times, monuments, artifacts, effects, specials, draws,
+                         totals, used, greek_creations(ctx, techs), poulnabrone)
         distance = distance_costs(ctx, monuments, effects.gains["moves"])
         hand_final = pay_for_cards(ctx, monuments, artifacts, techs, totals, draws, used,
                                    distance, archived_by_effects)

@@ -145,6 +145,9 @@ class Effects:
         Creates granted per activation (monuments and artifacts), its activations).
     :param learning: every effect that grants Learns, in the same form (Learns granted per
         activation; `solver.bounds.cpsat.learntime`).
+    :param drawing: every effect whose draws count in `gains["draw"]`: (card or -1 for the
+        chest, moment ("immediate", "decline", "timeline", "trigger", "learn" for a
+        technology), cards drawn per activation, its activations, the effect).
     """
 
     gains: dict[str, LinExpr]
@@ -156,6 +159,7 @@ class Effects:
     freed_by_paying: list[LinExpr]
     granting: list[tuple[int, str, int, LinExpr]] = field(default_factory=list)
     learning: list[tuple[int, str, int, LinExpr]] = field(default_factory=list)
+    drawing: list[tuple[int, str, int, LinExpr, Effect | None]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
