@@ -22,7 +22,8 @@ Every count is an over-estimate, built from what can still happen (RULES.md sect
   Creates above; an Excavate: the action choices and Excavates under way; anything else: not
   bounded); Poulnabrone Dolmen (M36) grants one more Create per Create of a monument while
   in play with 11 or more cards in the Past (at most doubles them; the Past never shrinks and
-  grows only in decline phases);
+  grows only in decline phases); out of play, it doubles nothing until a Create of it, which
+  is a Create of a monument whose card is not yet chosen (`_split`);
 * **chests** under the board (section 8, D16): each effect once.
 
 **Conditions on lost knowledge**: an effect resolves only if its condition holds when it
@@ -297,6 +298,10 @@ def _top(values: list[int], n: int) -> int:
     return sum(sorted(values, reverse=True)[:n])
 
 
+#: Poulnabrone Dolmen's doubling of the Creates of monuments (`_split`).
+NOT_DOUBLED: Final = 0
+DOUBLED: Final = 1
+LATER: Final = 2
 #: Up to this many action choices left, every split of them into Creates, Learns and other
 #: actions is bounded on its own (tighter: one action is not both a Create and a Learn).
 SPLIT_ACTIONS: Final = 4
@@ -369,8 +374,10 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
             status.append(CREATING)
         else:
             status.append(OUT)
-    doubled = any(c not in past for c in poulnabrone) and (
-        declines > 0 or len(past) >= POULNABRONE_PAST)
+    live = [c for c in poulnabrone if c not in past]
+    doubled = NOT_DOUBLED
+    if live and (declines > 0 or len(past) >= POULNABRONE_PAST):
+        doubled = DOUBLED if any(c in in_play or c in being_created for c in live) else LATER
     known = (known_mon, known_art)
     key = (actions, phases, flight, excavates, declines, doubled, level, known, tuple(status))
     hit = memo.counts.get(key)
@@ -383,7 +390,7 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
 
 
 def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases: int,
-           flight: Gains, excavates: int, declines: int, doubled: bool,
+           flight: Gains, excavates: int, declines: int, doubled: int,
            known: tuple[int, int] = (0, 0)) -> Reach:
     """`reach` once the position is summed up; `known`: the Creates under way whose card is
     chosen (monuments, artifacts; see `_split`)."""
@@ -423,7 +430,7 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
 
 def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Activator],
            out_tech: list[Activator], creating: int, learning: int, excavations: int,
-           phases: int, flight: Gains, declines: int, doubled: bool,
+           phases: int, flight: Gains, declines: int, doubled: int,
            chosen: list[Activator] | None = None, known: tuple[int, int] = (0, 0),
            ) -> tuple[int, int, int, int]:
     """(Creates of monuments, Learns, lost removed, Creates of artifacts) with `creating` Create actions, `learning`
@@ -434,8 +441,22 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
     creates that card: it counts as a Create (for the Timeline and the "each time you CREATE"
     triggers) and brings that card's own gains (`chosen`), but it is not a Create any other
     card out of play could take: of the Creates counted, `known` (monuments, artifacts) are
-    not open to the out-of-play cards."""
+    not open to the out-of-play cards.
+
+    `doubled`: Poulnabrone Dolmen doubles the Creates of monuments (`DOUBLED`), or not
+    (`NOT_DOUBLED`), or only once it is created (`LATER`: out of play). Until it enters play
+    no Create is doubled (it grants its Create only while in play, and not for itself:
+    `solver.engine.create.place`), and it enters play only by a Create of it: a Create of a
+    monument not among the `known` ones (its card not yet chosen). So the counts without
+    doubling bound every line in which it stays out of play; when they leave no such Create
+    open, it never enters play and they bound every line."""
     chosen = chosen or []
+    if doubled == LATER:
+        alone = _split(in_play, out_mon, out_art, out_tech, creating, learning, excavations,
+                       phases, flight, declines, NOT_DOUBLED, chosen, known)
+        if alone[0] <= known[0]:
+            return alone
+        doubled = DOUBLED
 
     def gains_of(a: Activator, created: bool, mon: int, art: int) -> Gains:
         g = _add(_add(a.immediate if created else NONE, a.timeline, phases), a.decline, declines)
