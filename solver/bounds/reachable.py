@@ -41,6 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Card, Effect, Step, all_steps
 from solver.engine.frames import (
     D_ACTION,
@@ -319,7 +320,11 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
     never exceeds its current value (see the module): effects whose condition needs more are
     left out.
 
-    A builder card in play (Timeline or board) activates as the module says. A builder card out
+    A Create whose card is being chosen (``D_CREATE_CARD`` the pending decision) creates one of
+    its options: each option counts as being created (its gains once, whether it is created now
+    or by a later Create: a card is created once while it stays in play, and a card that can go
+    round again leaves the count unbounded), and the Create is not open to the other cards out
+    of play. A builder card in play (Timeline or board) activates as the module says. A builder card out
     of play (hand, deck, discard pile, being created) activates only once created, and each
     such card takes a Create of its own (of a monument, or of an artifact): so the out-of-play
     cards add at most the sum of their largest contributions, one per Create of their kind
@@ -361,6 +366,15 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
                 known_art += 1
             else:
                 known_mon += 1
+    if stack and stack[-1][0] == D_CREATE_CARD:
+        # The pending choice of the card to create: it is one of its options (section 5: a
+        # card in hand, or one of those an effect turned up), each counted as being created.
+        for option in st.legal_actions():
+            if A.kind_of(option) == A.CARD:
+                being_created.add(A.value_of(option))
+        kind = stack[-1][1]
+        known_mon += 0 if kind == ARTIFACT else 1
+        known_art += 1 if kind is None or kind == ARTIFACT else 0
     status = []
     for a in acts:
         c = a.card
