@@ -22,7 +22,8 @@ Every count is an over-estimate, built from what can still happen (RULES.md sect
   Creates above; an Excavate: the action choices and Excavates under way; anything else: not
   bounded); Poulnabrone Dolmen (M36) grants one more Create per Create of a monument while
   in play with 11 or more cards in the Past (at most doubles them; the Past never shrinks and
-  grows only in decline phases);
+  grows only in decline phases); out of play, it doubles nothing until a Create of it, which
+  is a Create of a monument whose card is not yet chosen (`_split`);
 * **chests** under the board (section 8, D16): each effect once.
 
 **Conditions on lost knowledge**: an effect resolves only if its condition holds when it
@@ -40,6 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Card, Effect, Step, all_steps
 from solver.engine.frames import (
     D_ACTION,
@@ -297,6 +299,10 @@ def _top(values: list[int], n: int) -> int:
     return sum(sorted(values, reverse=True)[:n])
 
 
+#: Poulnabrone Dolmen's doubling of the Creates of monuments (`_split`).
+NOT_DOUBLED: Final = 0
+DOUBLED: Final = 1
+LATER: Final = 2
 #: Up to this many action choices left, every split of them into Creates, Learns and other
 #: actions is bounded on its own (tighter: one action is not both a Create and a Learn).
 SPLIT_ACTIONS: Final = 4
@@ -314,7 +320,11 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
     never exceeds its current value (see the module): effects whose condition needs more are
     left out.
 
-    A builder card in play (Timeline or board) activates as the module says. A builder card out
+    A Create whose card is being chosen (``D_CREATE_CARD`` the pending decision) creates one of
+    its options: each option counts as being created (its gains once, whether it is created now
+    or by a later Create: a card is created once while it stays in play, and a card that can go
+    round again leaves the count unbounded), and the Create is not open to the other cards out
+    of play. A builder card in play (Timeline or board) activates as the module says. A builder card out
     of play (hand, deck, discard pile, being created) activates only once created, and each
     such card takes a Create of its own (of a monument, or of an artifact): so the out-of-play
     cards add at most the sum of their largest contributions, one per Create of their kind
@@ -356,6 +366,15 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
                 known_art += 1
             else:
                 known_mon += 1
+    if stack and stack[-1][0] == D_CREATE_CARD:
+        # The pending choice of the card to create: it is one of its options (section 5: a
+        # card in hand, or one of those an effect turned up), each counted as being created.
+        for option in st.legal_actions():
+            if A.kind_of(option) == A.CARD:
+                being_created.add(A.value_of(option))
+        kind = stack[-1][1]
+        known_mon += 0 if kind == ARTIFACT else 1
+        known_art += 1 if kind is None or kind == ARTIFACT else 0
     status = []
     for a in acts:
         c = a.card
@@ -369,8 +388,10 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
             status.append(CREATING)
         else:
             status.append(OUT)
-    doubled = any(c not in past for c in poulnabrone) and (
-        declines > 0 or len(past) >= POULNABRONE_PAST)
+    live = [c for c in poulnabrone if c not in past]
+    doubled = NOT_DOUBLED
+    if live and (declines > 0 or len(past) >= POULNABRONE_PAST):
+        doubled = DOUBLED if any(c in in_play or c in being_created for c in live) else LATER
     known = (known_mon, known_art)
     key = (actions, phases, flight, excavates, declines, doubled, level, known, tuple(status))
     hit = memo.counts.get(key)
@@ -383,7 +404,7 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
 
 
 def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases: int,
-           flight: Gains, excavates: int, declines: int, doubled: bool,
+           flight: Gains, excavates: int, declines: int, doubled: int,
            known: tuple[int, int] = (0, 0)) -> Reach:
     """`reach` once the position is summed up; `known`: the Creates under way whose card is
     chosen (monuments, artifacts; see `_split`)."""
@@ -423,7 +444,7 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
 
 def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Activator],
            out_tech: list[Activator], creating: int, learning: int, excavations: int,
-           phases: int, flight: Gains, declines: int, doubled: bool,
+           phases: int, flight: Gains, declines: int, doubled: int,
            chosen: list[Activator] | None = None, known: tuple[int, int] = (0, 0),
            ) -> tuple[int, int, int, int]:
     """(Creates of monuments, Learns, lost removed, Creates of artifacts) with `creating` Create actions, `learning`
@@ -434,8 +455,22 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
     creates that card: it counts as a Create (for the Timeline and the "each time you CREATE"
     triggers) and brings that card's own gains (`chosen`), but it is not a Create any other
     card out of play could take: of the Creates counted, `known` (monuments, artifacts) are
-    not open to the out-of-play cards."""
+    not open to the out-of-play cards.
+
+    `doubled`: Poulnabrone Dolmen doubles the Creates of monuments (`DOUBLED`), or not
+    (`NOT_DOUBLED`), or only once it is created (`LATER`: out of play). Until it enters play
+    no Create is doubled (it grants its Create only while in play, and not for itself:
+    `solver.engine.create.place`), and it enters play only by a Create of it: a Create of a
+    monument not among the `known` ones (its card not yet chosen). So the counts without
+    doubling bound every line in which it stays out of play; when they leave no such Create
+    open, it never enters play and they bound every line."""
     chosen = chosen or []
+    if doubled == LATER:
+        alone = _split(in_play, out_mon, out_art, out_tech, creating, learning, excavations,
+                       phases, flight, declines, NOT_DOUBLED, chosen, known)
+        if alone[0] <= known[0]:
+            return alone
+        doubled = DOUBLED
 
     def gains_of(a: Activator, created: bool, mon: int, art: int) -> Gains:
         g = _add(_add(a.immediate if created else NONE, a.timeline, phases), a.decline, declines)

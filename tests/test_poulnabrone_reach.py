@@ -1,0 +1,74 @@
+"""Poulnabrone Dolmen (M36) out of play doubles no Create until a Create of it
+(`solver.bounds.reachable._split`, ``LATER``): the count is tighter where no Create is left
+open for it, and the simple bound stays at least the optimum."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.bounds.reachable import reach
+from solver.bounds.simple import decline_phases_left, pool_facts, simple_upper_bound
+from solver.engine import actions as A
+from solver.engine.frames import D_ACTION, D_PAY
+from solver.engine.state import GameState
+from tests.builder import idx, position
+from tests.test_endgame import plain_optimum
+
+PAST = ["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "C11"]  # 11: M36 counts
+
+
+def _last_turn(where: str, actions: int) -> GameState:
+    """The last turn, `actions` action choices left, 11 cards in the Past, Menhir di Monte
+    Corru Tundu (M2, cost 1) and two more cards in hand; M36 in the discard pile, in hand or in
+    the Timeline."""
+    st = position(hand=["M2", "C12", "C13", *(["M36"] if where == "hand" else [])],
+                  timeline={2: ["C14"], **({3: ["M36"]} if where == "timeline" else {})},
+                  discard=["M36"] if where == "discard" else [], past=PAST, time_space=1,
+                  time_visits=2, turn=16, deck_top=["C15", "C16"])
+    while sum(1 for fr in st.stack if fr[0] == D_ACTION) > actions:
+        st.stack.remove(next(fr for fr in st.stack if fr[0] == D_ACTION))
+    return st
+
+
+def _paying(st: GameState) -> GameState:
+    """`st` after choosing to create M2 in its starting space, 4 (its cost, 1 card of 2,
+    still to pay)."""
+    st = st.clone()
+    st.apply(A.code(A.ACT, A.CREATE))
+    st.apply(A.code(A.CARD, idx(st, "M2")))
+    st.apply(A.code(A.SPACE, 4))
+    assert st.stack[-1][0] == D_PAY
+    return st
+
+
+def _creates(st: GameState) -> int:
+    facts = pool_facts(st)
+    return reach(st, facts.activators, decline_phases_left(st), facts.poulnabrone).creates
+
+
+def test_out_of_play_doubles_nothing_without_an_open_create() -> None:
+    """The last action's Create of a chosen card: M36 in the discard pile or in hand cannot
+    be created any more (no Create is left whose card is not chosen): one Create, not two; in
+    the Timeline it doubles it (and the Creates its doubling may open to other cards)."""
+    assert _creates(_paying(_last_turn("discard", 1))) == 1
+    assert _creates(_paying(_last_turn("hand", 1))) == 1
+    assert _creates(_paying(_last_turn("timeline", 1))) >= 2
+
+
+def test_out_of_play_doubles_while_a_create_is_open() -> None:
+    """With a second action left M36 (in hand) may be created, then double: still counted."""
+    assert _creates(_paying(_last_turn("hand", 2))) >= 2 * 2
+
+
+@pytest.mark.parametrize("where", ["discard", "hand", "timeline"])
+@pytest.mark.parametrize("actions", [1, 2])
+def test_bound_at_least_the_optimum(where: str, actions: int) -> None:
+    """Admissible from the start of the actions and from the Create under way (two actions:
+    only from there, the whole tree is too big for a search with no bound)."""
+    starts = [_paying(_last_turn(where, actions))]
+    if actions == 1:
+        starts.append(_last_turn(where, actions))
+    for st in starts:
+        complete, best = plain_optimum(st)
+        assert complete and best is not None
+        assert simple_upper_bound(st, pool_facts(st)) >= best, (where, actions)
