@@ -62,6 +62,10 @@ class HeritageGame:
     def policy_factors(self, state: GameState, legal: Sequence[int]) -> Sequence[float] | None:
         return policy.factors(state, legal, self.plan)
 
+    def policy_choice(self, state: GameState, legal: Sequence[int],
+                      ) -> tuple[Sequence[Hashable], Sequence[float] | None]:
+        return policy.choice(state, legal, self.plan)
+
     def shortfall(self, state: GameState) -> float:
         return float(goal_shortfall(state))
 

@@ -21,8 +21,8 @@ import time
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, repeat
-from operator import mul
+from itertools import accumulate, chain, repeat
+from operator import itemgetter, mul
 from typing import Generic, TypeVar
 
 from solver.frozen import Frozen
@@ -117,8 +117,10 @@ class NRPA(Generic[S]):
         self.should_stop = should_stop
         self.start = time.monotonic()
         self._codes: Callable[[S, Sequence[int]], Sequence[Hashable]] = self.game.policy_codes
-        self._prior: Callable[[S, Sequence[int]], Sequence[float] | None] | None = (
-            self.game.policy_factors if config.use_bias and self.game.has_prior else None)
+        #: with the prior: the codes and the prior factors of a decision in one call
+        self._choice: Callable[[S, Sequence[int]],
+                               tuple[Sequence[Hashable], Sequence[float] | None]] | None = (
+            self.game.policy_choice if config.use_bias and self.game.has_prior else None)
         #: per step of the last playout's trace: the factors it drew from (see `adapt`)
         self.last_weights: list[list[float]] = []
 
@@ -138,7 +140,7 @@ class NRPA(Generic[S]):
         trace: Trace = []
         weights: list[list[float]] = []
         codes = self._codes
-        prior = self._prior
+        choice = self._choice
         next64 = self.stream.next64
         get = policy.factors.get
         ones = repeat(1.0)
@@ -149,8 +151,10 @@ class NRPA(Generic[S]):
                 next64()  # the draw a one-option decision always took: same stream, same lines
                 action = legal[0]
             else:
-                cs = codes(st, legal)
-                fs = prior(st, legal) if prior is not None else None
+                if choice is not None:
+                    cs, fs = choice(st, legal)
+                else:
+                    cs, fs = codes(st, legal), None
                 if fs is None:
                     ws = list(map(get, cs, ones))
                 else:
@@ -207,8 +211,9 @@ class NRPA(Generic[S]):
         probabilities come from the weights *before* this adaptation (the standard version
         reads the old policy and writes a copy): all of them are computed first, then the
         updates are applied in the standard order, so the weights are the very floats the
-        copying version gives. The cached factor of a code is refreshed right after each update
-        of its weight (the last refresh, after its last update, is what stays).
+        copying version gives. A code's cached factor is ``exp`` of its final weight, refreshed
+        once per code after all the updates (in C: the copying version's last refresh of it,
+        the same float; a code repeats across the steps of a trace).
 
         `weights_now`: per step, ``factor(code) * prior`` of each option under `policy` as it
         is now (what the playout that made `trace` computed, `last_weights`, when `policy`
@@ -225,7 +230,6 @@ class NRPA(Generic[S]):
                            else list(map(mul, map(get, cs, ones), fs)) for cs, fs, _ in trace]
         weights = policy.weights
         wget = weights.get
-        exp = math.exp
         unit = alpha == 1.0
         for (cs, _, i), ws in zip(trace, weights_now, strict=True):
             z = sum(ws)
@@ -233,14 +237,12 @@ class NRPA(Generic[S]):
             weights[chosen] = wget(chosen, 0.0) + alpha
             if unit:
                 for c, w in zip(cs, ws, strict=True):
-                    v = wget(c, 0.0) - w / z
-                    weights[c] = v
-                    factors[c] = exp(v)
+                    weights[c] = wget(c, 0.0) - w / z
             else:
                 for c, w in zip(cs, ws, strict=True):
-                    v = wget(c, 0.0) - alpha * w / z
-                    weights[c] = v
-                    factors[c] = exp(v)
+                    weights[c] = wget(c, 0.0) - alpha * w / z
+        touched = dict.fromkeys(chain.from_iterable(map(itemgetter(0), trace)))
+        factors.update(zip(touched, map(math.exp, map(weights.__getitem__, touched)), strict=True))
 
     def level(self, n: int, policy: Policy) -> tuple[float, Trace]:
         """A level-`n` search that adapts `policy` in place (the caller's copy: a level gives
