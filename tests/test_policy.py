@@ -58,12 +58,16 @@ def test_factors_are_the_exp_of_the_log_odds_and_codes_the_per_action_codes() ->
 
 
 def test_choice_gives_the_codes_and_the_factors_in_one_call() -> None:
-    """`policy.choice` (NRPA's one call per decision, through `HeritageGame.policy_choice`)
-    gives exactly `codes` and `factors`, with and without a plan."""
-    game = HeritageGame()
+    """`policy.choice` (NRPA's one call per decision, through `HeritageGame.policy_choice`,
+    which remembers the choices that read only the options) gives exactly `codes` and
+    `factors`, with and without a plan, whether remembered or not."""
+    game, fixed = HeritageGame(), None
     for st in decisions(games=4):
         legal = st.legal_actions()
         plan = plan_of(st)
+        if fixed is None:  # one plan for the whole run: its remembered choices are reused
+            fixed = HeritageGame(plan=plan)
+        assert fixed.policy_choice(st, legal) == policy.choice(st, legal, fixed.plan)
         assert policy.choice(st, legal) == (policy.codes(st, legal), policy.factors(st, legal))
         cs, fs = policy.choice(st, legal, plan)
         assert cs == [policy.code(st, a) for a in legal]

@@ -96,6 +96,16 @@ def bias(st: GameState, action: int) -> float:
     return 0.0
 
 
+def reads_only_options(kind: int, plan: PlanPrior | None) -> bool:
+    """Whether `choice` at a decision of `kind` depends on the options alone (and the fixed
+    `plan`), not on the rest of the state nor on the book: everywhere but the action choice
+    with a plan (it reads the hand, the turn and the tiles) and the choice of a Timeline space
+    (it reads the card's starting space)."""
+    if kind == D_CREATE_SPACE:
+        return False
+    return kind != D_ACTION or plan is None or plan.empty
+
+
 def factors(st: GameState, legal: Sequence[int], plan: PlanPrior | None = None) -> list[float] | None:
     """``exp`` of the prior log-odds of each option of `legal` (`bias`, plus `PlanPrior.bonus`
     on what `plan` names), or None when they are all 0: the factors of `choice`."""

@@ -22,8 +22,8 @@ from bisect import bisect_left
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, repeat
-from operator import itemgetter, mul
-from typing import Generic, TypeVar
+from operator import add, itemgetter, mul, neg, truediv
+from typing import Any, Generic, TypeVar
 
 from solver.frozen import Frozen
 from solver.rng import Stream
@@ -34,6 +34,11 @@ S = TypeVar("S", bound=PuzzleState)
 #: Per step with a real choice: the option codes, their prior factors ``exp(bias)`` (None
 #: without a prior), the index of the chosen option.
 Trace = list[tuple[Sequence[Hashable], Sequence[float] | None, int]]
+#: A trace laid flat for `NRPA.adapt`: the option codes, their prior factors (1.0 without a
+#: prior), each step's slice of them, the per-option step getter, the update-order getter, the
+#: codes in update order, and the distinct codes.
+_Layout = tuple[list[Hashable], list[float], list[slice], Callable[[list[float]], Any],
+                Callable[[list[float]], Any], list[Hashable], list[Hashable]]
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,15 @@ class Incumbent:
         return self.value > -math.inf
 
 
+def _getter(indices: list[int]) -> Callable[[list[float]], Any]:
+    """``lambda xs: tuple(xs[i] for i in indices)``, in C (`operator.itemgetter` gives a tuple
+    for two or more indices; one index is padded and cut)."""
+    if len(indices) >= 2:
+        return itemgetter(*indices)
+    pick = itemgetter(*indices, *indices)
+    return lambda xs: pick(xs)[:1]
+
+
 class _Stop(Exception):
     """The budget ran out."""
 
@@ -123,6 +137,8 @@ class NRPA(Generic[S]):
             self.game.policy_choice if config.use_bias and self.game.has_prior else None)
         #: per step of the last playout's trace: the factors it drew from (see `adapt`)
         self.last_weights: list[list[float]] = []
+        #: the flat layouts of the last traces adapted toward (`_layout`)
+        self._layouts: list[tuple[Trace, _Layout]] = []
 
     # -------------------------------------------------------------- level 0
 
@@ -212,37 +228,70 @@ class NRPA(Generic[S]):
         reads the old policy and writes a copy): all of them are computed first, then the
         updates are applied in the standard order, so the weights are the very floats the
         copying version gives. A code's cached factor is ``exp`` of its final weight, refreshed
-        once per code after all the updates (in C: the copying version's last refresh of it,
-        the same float; a code repeats across the steps of a trace).
+        once per code after all the updates (the copying version's last refresh of it, the same
+        float; a code repeats across the steps of a trace).
 
         `weights_now`: per step, ``factor(code) * prior`` of each option under `policy` as it
         is now (what the playout that made `trace` computed, `last_weights`, when `policy`
         has not changed since): those very floats, so they are not computed again.
 
-        With ``alpha == 1.0`` (the default), ``alpha * w`` is ``w`` exactly (IEEE
-        multiplication by one), so that product is skipped: the same floats."""
+        The work runs in C over the trace's flat layout (`_layout`, made once per trace: a
+        level-1 search adapts toward the same best trace many times): the options' weights
+        (``factor * 1.0`` is the factor: the same float without a prior), each step's total
+        ``z`` (``sum`` of its options, in order), then one ordered stream of updates, per step
+        the chosen code's ``+ alpha`` then each option's ``- alpha * w / z`` (written
+        ``+ -(...)``: IEEE subtraction is addition of the negation, the same float), each
+        weight read just before it is written (a lazy ``dict.update``), as in the plain loop.
+        With ``alpha == 1.0`` (the default), ``alpha * w`` is ``w`` exactly, so that product
+        is skipped."""
+        if not trace:
+            return
+        codes, priors, slices, z_of, order, stream, touched = self._layout(trace)
         alpha = self.config.alpha
         factors = policy.factors
         if weights_now is None:
-            get = factors.get
-            ones = repeat(1.0)
-            weights_now = [list(map(get, cs, ones)) if fs is None
-                           else list(map(mul, map(get, cs, ones), fs)) for cs, fs, _ in trace]
+            flat = list(map(mul, map(factors.get, codes, repeat(1.0)), priors))
+        else:
+            flat = list(chain.from_iterable(weights_now))
+        zs: list[float] = list(map(sum, map(flat.__getitem__, slices)))
+        per_option = z_of(zs)
+        if alpha == 1.0:
+            deltas = map(neg, map(truediv, flat, per_option))
+        else:
+            deltas = map(neg, map(truediv, map(mul, repeat(alpha), flat), per_option))
+        steps = order([alpha, *deltas])
         weights = policy.weights
-        wget = weights.get
-        unit = alpha == 1.0
-        for (cs, _, i), ws in zip(trace, weights_now, strict=True):
-            z = sum(ws)
-            chosen = cs[i]
-            weights[chosen] = wget(chosen, 0.0) + alpha
-            if unit:
-                for c, w in zip(cs, ws, strict=True):
-                    weights[c] = wget(c, 0.0) - w / z
-            else:
-                for c, w in zip(cs, ws, strict=True):
-                    weights[c] = wget(c, 0.0) - alpha * w / z
-        touched = dict.fromkeys(chain.from_iterable(map(itemgetter(0), trace)))
+        weights.update(zip(stream, map(add, map(weights.get, stream, repeat(0.0)), steps),
+                           strict=True))
         factors.update(zip(touched, map(math.exp, map(weights.__getitem__, touched)), strict=True))
+
+    def _layout(self, trace: Trace) -> _Layout:
+        """The flat layout of `trace` for `adapt` (the last few traces' are kept, by identity:
+        the same trace object, the same layout; no result depends on the cache)."""
+        for seen, known in self._layouts:
+            if seen is trace:
+                return known
+        codes: list[Hashable] = []
+        priors: list[float] = []
+        slices: list[slice] = []
+        step_of: list[int] = []  # per option: its step
+        stream: list[Hashable] = []  # the codes in update order: per step, chosen then options
+        order: list[int] = []  # per update: 0 (``alpha``) or 1 + the option's flat index
+        for k, (cs, fs, i) in enumerate(trace):
+            pos = len(codes)
+            n = len(cs)
+            codes.extend(cs)
+            priors.extend(fs if fs is not None else repeat(1.0, n))
+            slices.append(slice(pos, pos + n))
+            step_of.extend(repeat(k, n))
+            stream.append(cs[i])
+            stream.extend(cs)
+            order.append(0)
+            order.extend(range(1 + pos, 1 + pos + n))
+        layout: _Layout = (codes, priors, slices, _getter(step_of), _getter(order), stream,
+                           list(dict.fromkeys(codes)))
+        self._layouts = [(trace, layout), *self._layouts[:3]]
+        return layout
 
     def level(self, n: int, policy: Policy) -> tuple[float, Trace]:
         """A level-`n` search that adapts `policy` in place (the caller's copy: a level gives
