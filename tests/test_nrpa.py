@@ -234,9 +234,10 @@ def plain_adapt(policy: Policy, trace: Trace, alpha: float) -> None:
 
 @pytest.mark.parametrize("alpha", [1.0, 0.9])
 def test_adapt_toward_the_same_traces_again_and_again_is_the_plain_loop(alpha: float) -> None:
-    """A level-1 search adapts toward its best trace many times: the flat layout made once per
-    trace (`NRPA._layout`, kept by identity for the last few traces) gives the floats of the
-    plain loop every time, with prior factors, traces alternating, more traces than are kept."""
+    """A level-1 search adapts toward its best trace many times: the plain loop the first
+    time, then the flat layout made once per trace (`NRPA._layout`, kept by identity for the
+    last few traces) give the floats of the reference loop every time, with prior factors,
+    traces alternating, more traces than are kept."""
     run = NRPA(Digits(), NRPAConfig(level=1, iterations=1, seed=3, max_nodes=10**9, alpha=alpha))
     policy, plain = Policy(), Policy()
     stream = Stream(12, "test", 0)
@@ -249,11 +250,12 @@ def test_adapt_toward_the_same_traces_again_and_again_is_the_plain_loop(alpha: f
             fs = None if stream.below(2) else [0.5 + stream.below(7) / 4 for _ in range(n)]
             trace.append((cs, fs, stream.below(n)))
         traces.append(trace)
-    for k in range(60):
-        trace = traces[(k * k) % len(traces)]
+    for k in range(90):
+        trace = traces[(k // 3) ** 2 % len(traces)]  # each 3 times in a row, some again later
         run.adapt(policy, trace)
         plain_adapt(plain, trace, alpha)
         assert policy.weights == plain.weights and policy.factors == plain.factors
+    assert len(run._layouts) == 4  # the flat path ran (from a trace's second adaptation)
 
 
 def test_the_layout_getters_take_one_index_too() -> None:

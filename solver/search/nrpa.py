@@ -139,6 +139,7 @@ class NRPA(Generic[S]):
         self.last_weights: list[list[float]] = []
         #: the flat layouts of the last traces adapted toward (`_layout`)
         self._layouts: list[tuple[Trace, _Layout]] = []
+        self._once: Trace | None = None  # the last trace adapted toward without a layout
 
     # -------------------------------------------------------------- level 0
 
@@ -246,7 +247,11 @@ class NRPA(Generic[S]):
         is skipped."""
         if not trace:
             return
-        codes, priors, slices, z_of, order, stream, touched = self._layout(trace)
+        layout = self._layout(trace)
+        if layout is None:
+            self._adapt_plain(policy, trace, weights_now)
+            return
+        codes, priors, slices, z_of, order, stream, touched = layout
         alpha = self.config.alpha
         factors = policy.factors
         if weights_now is None:
@@ -265,12 +270,44 @@ class NRPA(Generic[S]):
                            strict=True))
         factors.update(zip(touched, map(math.exp, map(weights.__getitem__, touched)), strict=True))
 
-    def _layout(self, trace: Trace) -> _Layout:
-        """The flat layout of `trace` for `adapt` (the last few traces' are kept, by identity:
-        the same trace object, the same layout; no result depends on the cache)."""
+    def _adapt_plain(self, policy: Policy, trace: Trace,
+                     weights_now: Sequence[Sequence[float]] | None) -> None:
+        """`adapt` as a plain loop over the steps (the same floats: the same operations in
+        the same order), for a trace adapted toward once (its layout would cost more)."""
+        alpha = self.config.alpha
+        factors = policy.factors
+        if weights_now is None:
+            get = factors.get
+            ones = repeat(1.0)
+            weights_now = [list(map(get, cs, ones)) if fs is None
+                           else list(map(mul, map(get, cs, ones), fs)) for cs, fs, _ in trace]
+        weights = policy.weights
+        wget = weights.get
+        unit = alpha == 1.0
+        for (cs, _, i), ws in zip(trace, weights_now, strict=True):
+            z = sum(ws)
+            chosen = cs[i]
+            weights[chosen] = wget(chosen, 0.0) + alpha
+            if unit:
+                for c, w in zip(cs, ws, strict=True):
+                    weights[c] = wget(c, 0.0) - w / z
+            else:
+                for c, w in zip(cs, ws, strict=True):
+                    weights[c] = wget(c, 0.0) - alpha * w / z
+        touched = dict.fromkeys(chain.from_iterable(map(itemgetter(0), trace)))
+        factors.update(zip(touched, map(math.exp, map(weights.__getitem__, touched)), strict=True))
+
+    def _layout(self, trace: Trace) -> _Layout | None:
+        """The flat layout of `trace` for `adapt`, made the second time in a row that it is
+        asked for (a trace adapted toward once, most new bests, takes the plain loop; the last
+        few traces' layouts are kept, by identity: the same trace object, the same layout; no
+        result depends on this cache)."""
         for seen, known in self._layouts:
             if seen is trace:
                 return known
+        if self._once is not trace:
+            self._once = trace
+            return None
         codes: list[Hashable] = []
         priors: list[float] = []
         slices: list[slice] = []
