@@ -8,6 +8,7 @@ the transposition table.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import Final
 
 from solver.bounds.bound import Bound, SimpleBound
 from solver.bounds.decktakes import DeckTakes
@@ -17,6 +18,9 @@ from solver.guidance import policy
 from solver.guidance.dominance import Dominance
 from solver.guidance.endgame import TokenReadersCache, search_key
 from solver.guidance.ordering import Order, incumbent_order
+
+#: How many decisions' codes and factors a game remembers (`HeritageGame.policy_choice`).
+CHOICES_KEPT: Final = 1 << 16
 
 
 class HeritageGame:
@@ -37,6 +41,8 @@ class HeritageGame:
         self.dominance = Dominance(takes)
         self.bound.keyed_by(self.search_key)
         self.plan = plan
+        #: `policy_choice` remembered: (kind, *options) -> (codes, factors)
+        self._choices: dict[tuple[int, ...], tuple[list[int], list[float] | None]] = {}
 
     def upper_bound(self, state: GameState) -> float:
         return self.bound.upper_bound(state)
@@ -61,6 +67,26 @@ class HeritageGame:
 
     def policy_factors(self, state: GameState, legal: Sequence[int]) -> Sequence[float] | None:
         return policy.factors(state, legal, self.plan)
+
+    def policy_choice(self, state: GameState, legal: Sequence[int],
+                      ) -> tuple[Sequence[Hashable], Sequence[float] | None]:
+        """`policy.choice`, remembered by decision kind and options where it reads nothing
+        else (`policy.reads_only_options`; most NRPA decisions repeat one seen before): the
+        same lists, which nobody changes. At most `CHOICES_KEPT` are kept (then forgotten)."""
+        stack = state.stack
+        if not stack:
+            return policy.choice(state, legal, self.plan)
+        kind: int = stack[-1][0]
+        key = (kind, *legal)
+        hit = self._choices.get(key)
+        if hit is not None:
+            return hit
+        out = policy.choice(state, legal, self.plan)
+        if policy.reads_only_options(kind, self.plan):
+            if len(self._choices) >= CHOICES_KEPT:
+                self._choices.clear()
+            self._choices[key] = out
+        return out
 
     def shortfall(self, state: GameState) -> float:
         return float(goal_shortfall(state))

@@ -15,7 +15,8 @@ from collections.abc import Hashable, Sequence
 import pytest
 
 from solver.rng import Stream
-from solver.search.nrpa import NRPA, NRPAConfig, Policy
+from solver.search import nrpa as nrpa_module
+from solver.search.nrpa import NRPA, NRPAConfig, Policy, Trace
 from solver.search.protocol import PlainGame
 
 
@@ -214,3 +215,49 @@ def test_adapt_with_the_playouts_weights_is_adapt(use_bias: bool) -> None:
         run.adapt(reused, trace, run.last_weights)
         run.adapt(computed, trace)
         assert reused.weights == computed.weights and reused.factors == computed.factors
+
+
+def plain_adapt(policy: Policy, trace: Trace, alpha: float) -> None:
+    """`NRPA.adapt` as a plain loop (the version before the flat layout): each step's
+    factors-times-prior first, then per step the chosen code's ``+ alpha`` and each option's
+    ``- alpha * w / z``, the factor refreshed after each update."""
+    weights, factors = policy.weights, policy.factors
+    now = [[factors.get(c, 1.0) * (1.0 if fs is None else fs[j]) for j, c in enumerate(cs)]
+           for cs, fs, _ in trace]
+    for (cs, _, i), ws in zip(trace, now, strict=True):
+        z = sum(ws)
+        weights[cs[i]] = weights.get(cs[i], 0.0) + alpha
+        for c, w in zip(cs, ws, strict=True):
+            weights[c] = weights.get(c, 0.0) - alpha * w / z
+            factors[c] = math.exp(weights[c])
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.9])
+def test_adapt_toward_the_same_traces_again_and_again_is_the_plain_loop(alpha: float) -> None:
+    """A level-1 search adapts toward its best trace many times: the plain loop the first
+    time, then the flat layout made once per trace (`NRPA._layout`, kept by identity for the
+    last few traces) give the floats of the reference loop every time, with prior factors,
+    traces alternating, more traces than are kept."""
+    run = NRPA(Digits(), NRPAConfig(level=1, iterations=1, seed=3, max_nodes=10**9, alpha=alpha))
+    policy, plain = Policy(), Policy()
+    stream = Stream(12, "test", 0)
+    traces: list[Trace] = []
+    for _ in range(6):
+        trace: Trace = []
+        for _step in range(9):
+            n = 2 + stream.below(4)
+            cs: list[Hashable] = [stream.below(5) * 10 + j for j in range(n)]
+            fs = None if stream.below(2) else [0.5 + stream.below(7) / 4 for _ in range(n)]
+            trace.append((cs, fs, stream.below(n)))
+        traces.append(trace)
+    for k in range(90):
+        trace = traces[(k // 3) ** 2 % len(traces)]  # each 3 times in a row, some again later
+        run.adapt(policy, trace)
+        plain_adapt(plain, trace, alpha)
+        assert policy.weights == plain.weights and policy.factors == plain.factors
+    assert len(run._layouts) == 4  # the flat path ran (from a trace's second adaptation)
+
+
+def test_the_layout_getters_take_one_index_too() -> None:
+    assert nrpa_module._getter([2])([5.0, 6.0, 7.0]) == (7.0,)
+    assert nrpa_module._getter([2, 0])([5.0, 6.0, 7.0]) == (7.0, 5.0)

@@ -57,6 +57,31 @@ def test_factors_are_the_exp_of_the_log_odds_and_codes_the_per_action_codes() ->
     assert seen > 50
 
 
+def test_choice_gives_the_codes_and_the_factors_in_one_call() -> None:
+    """`policy.choice` (NRPA's one call per decision, through `HeritageGame.policy_choice`,
+    which remembers the choices that read only the options) gives exactly `codes` and
+    `factors`, with and without a plan, whether remembered or not."""
+    game, fixed = HeritageGame(), None
+    for st in decisions(games=4):
+        legal = st.legal_actions()
+        plan = plan_of(st)
+        if fixed is None:  # one plan for the whole run: its remembered choices are reused
+            fixed = HeritageGame(plan=plan)
+        assert fixed.policy_choice(st, legal) == policy.choice(st, legal, fixed.plan)
+        assert policy.choice(st, legal) == (policy.codes(st, legal), policy.factors(st, legal))
+        cs, fs = policy.choice(st, legal, plan)
+        assert cs == [policy.code(st, a) for a in legal]
+        expected = [math.exp(policy.bias(st, a)) for a in legal]
+        with_plan = fs or [1.0] * len(legal)
+        assert all(w == pytest.approx(e) or w == pytest.approx(e * math.exp(1.5))
+                   for w, e in zip(with_plan, expected, strict=True))
+        assert game.policy_choice(st, legal) == (game.policy_codes(st, legal),
+                                                 game.policy_factors(st, legal))
+        planned = HeritageGame(plan=plan)
+        assert planned.policy_choice(st, legal) == (planned.policy_codes(st, legal),
+                                                    planned.policy_factors(st, legal))
+
+
 def test_a_plan_raises_what_it_names_and_drops_nothing() -> None:
     kinds = set()
     for st in decisions():

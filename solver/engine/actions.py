@@ -72,6 +72,14 @@ def code(kind: int, value: int) -> int:
     return (kind << SHIFT) | value
 
 
+#: ``code(KIND, 0)`` of the kinds whose options the hot decisions list: ``code(KIND, v)`` is
+#: ``KIND_CODE | v`` (no call per option).
+CARD_CODE: Final = CARD << SHIFT
+SPACE_CODE: Final = SPACE << SHIFT
+TARGET_CODE: Final = TARGET << SHIFT
+ORDER_CODE: Final = ORDER << SHIFT
+
+
 def kind_of(action: int) -> int:
     return action >> SHIFT
 

@@ -16,7 +16,7 @@ def start_archive(st: GameState, optional: bool) -> None:
 def archive_options(st: GameState, fr: Frame) -> list[int]:
     """Archived cards are chosen in rising card order, then ``done`` (at least one card)."""
     _, n, last, optional = fr
-    opts = [A.code(A.CARD, c) for c in st.hand if c > last]
+    opts = [A.CARD_CODE | c for c in st.hand if c > last]
     if n >= 1:
         opts.append(A.DONE)
     elif optional and opts:

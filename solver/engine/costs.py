@@ -59,7 +59,7 @@ def step_pay(st: GameState, card: int, step: Step, ctx: int) -> None:
 
 def discard_var_options(st: GameState, fr: Frame) -> list[int]:
     _, _, _, most, n, last = fr
-    opts = [A.code(A.CARD, c) for c in st.hand if c > last] if n < most else []
+    opts = [A.CARD_CODE | c for c in st.hand if c > last] if n < most else []
     opts.append(A.DONE)
     return opts
 
@@ -76,7 +76,7 @@ def discard_var_choose(st: GameState, fr: Frame, action: int) -> None:
 
 def artifact_pay_options(st: GameState, fr: Frame) -> list[int]:
     _, _, _, n, last = fr
-    opts = [A.code(A.TARGET, a) for a in sorted(st.board_artifacts()) if a > last]
+    opts = [A.TARGET_CODE | a for a in sorted(st.board_artifacts()) if a > last]
     if n >= 1:
         opts.append(A.DONE)
     return opts

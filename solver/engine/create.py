@@ -108,9 +108,9 @@ def start_create(st: GameState, kind: int | None, mtype: int | None, optional: b
 def create_card_options(st: GameState, fr: Frame) -> list[int]:
     _, kind, mtype, optional, _, source = fr
     if source:
-        opts = [A.code(A.CARD, c) for c in creatable_among(st, source, len(st.hand), kind, mtype)]
+        opts = [A.CARD_CODE | c for c in creatable_among(st, source, len(st.hand), kind, mtype)]
     else:
-        opts = [A.code(A.CARD, c) for c in creatable(st, kind, mtype)]
+        opts = [A.CARD_CODE | c for c in creatable(st, kind, mtype)]
     if optional and opts:
         opts.append(A.NO)
     return opts
@@ -140,7 +140,7 @@ def create_card_choose(st: GameState, fr: Frame, action: int) -> None:
 
 
 def create_space_options(st: GameState, fr: Frame) -> list[int]:
-    return [A.code(A.SPACE, s) for s in legal_spaces(st, fr[1], len(st.hand))]
+    return [A.SPACE_CODE | s for s in legal_spaces(st, fr[1], len(st.hand))]
 
 
 def create_space_choose(st: GameState, fr: Frame, action: int) -> None:
@@ -160,7 +160,7 @@ def pay_options(st: GameState, fr: Frame) -> list[int]:
     cards = st.book.cards
     hand = [c for c in st.hand if c > last and (ctype is None or cards[c].kind == ctype)]
     n = len(hand)
-    return [A.code(A.CARD, c) for i, c in enumerate(hand) if n - i >= remaining]
+    return [A.CARD_CODE | c for i, c in enumerate(hand) if n - i >= remaining]
 
 
 def pay_choose(st: GameState, fr: Frame, action: int) -> None:

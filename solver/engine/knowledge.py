@@ -35,14 +35,14 @@ def remove_options(st: GameState, fr: Frame) -> list[int]:
     places = sorted((st.place_index(m), m) for m in cands if st.tokens[m] > 0)
     places = [(p, m) for p, m in places if p >= min_place]
     if up_to:
-        opts = [A.code(A.TARGET, m) for _, m in places]
+        opts = [A.TARGET_CODE | m for _, m in places]
         opts.append(A.DONE)
         return opts
     # Mandatory: a token may be taken from a place only if enough remain from there on.
     opts = []
     for i, (_, m) in enumerate(places):
         if sum(st.tokens[x] for _, x in places[i:]) >= remaining:
-            opts.append(A.code(A.TARGET, m))
+            opts.append(A.TARGET_CODE | m)
     return opts
 
 

@@ -136,7 +136,7 @@ def start_learn(st: GameState, optional: bool, ignore_requirements: bool, count:
 
 def learn_options(st: GameState, fr: Frame) -> list[int]:
     _, optional, ignore, _ = fr
-    opts = [A.code(A.CARD, t) for t in learnable(st, ignore)]
+    opts = [A.CARD_CODE | t for t in learnable(st, ignore)]
     if optional and opts:
         opts.append(A.NO)
     return opts

@@ -109,12 +109,12 @@ def target_options(st: GameState, fr: Frame) -> list[int]:
     _, _, purpose, cands, _, _, first = fr
     if purpose in (PAIR_SECOND, SWAP_SECOND):
         p = st.place_index(first)
-        return [A.code(A.TARGET, m) for m in cands if st.place_index(m) > p]
+        return [A.TARGET_CODE | m for m in cands if st.place_index(m) > p]
     if purpose in (PAIR_FIRST, SWAP_FIRST) and len(cands) > 1:
         # Two are chosen in place order, so the last cannot come first.
         last = max(cands, key=st.place_index)
-        return [A.code(A.TARGET, m) for m in cands if m != last]
-    return [A.code(A.TARGET, m) for m in cands]
+        return [A.TARGET_CODE | m for m in cands if m != last]
+    return [A.TARGET_CODE | m for m in cands]
 
 
 def target_choose(st: GameState, fr: Frame, action: int) -> None:
@@ -169,7 +169,7 @@ def move(st: GameState, m: int, space: int) -> None:
 
 def move_space_options(st: GameState, fr: Frame) -> list[int]:
     m = fr[1]
-    return [A.code(A.SPACE, s) for s in free_spaces_except(st, st.place_of(m)[0])]
+    return [A.SPACE_CODE | s for s in free_spaces_except(st, st.place_of(m)[0])]
 
 
 def move_space_choose(st: GameState, fr: Frame, action: int) -> None:

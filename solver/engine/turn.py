@@ -63,7 +63,7 @@ def keep_options(st: GameState, fr: Frame) -> list[int]:
     _, to_keep, last, kept = fr
     hand = st.hand
     n = len(hand)
-    return [A.code(A.CARD, c) for i, c in enumerate(hand)
+    return [A.CARD_CODE | c for i, c in enumerate(hand)
             if c > last and c not in kept and n - i >= to_keep]
 
 
@@ -144,7 +144,7 @@ def order_options(st: GameState, fr: Frame) -> list[int]:
     for c, _ in fr[1]:
         if c not in seen:
             seen.append(c)
-    return [A.code(A.ORDER, c) if c < CHEST_BASE else A.code(A.CHEST, c - CHEST_BASE)
+    return [A.ORDER_CODE | c if c < CHEST_BASE else A.code(A.CHEST, c - CHEST_BASE)
             for c in seen]
 
 

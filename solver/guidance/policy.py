@@ -96,16 +96,37 @@ def bias(st: GameState, action: int) -> float:
     return 0.0
 
 
+def reads_only_options(kind: int, plan: PlanPrior | None) -> bool:
+    """Whether `choice` at a decision of `kind` depends on the options alone (and the fixed
+    `plan`), not on the rest of the state nor on the book: everywhere but the action choice
+    with a plan (it reads the hand, the turn and the tiles) and the choice of a Timeline space
+    (it reads the card's starting space)."""
+    if kind == D_CREATE_SPACE:
+        return False
+    return kind != D_ACTION or plan is None or plan.empty
+
+
 def factors(st: GameState, legal: Sequence[int], plan: PlanPrior | None = None) -> list[float] | None:
     """``exp`` of the prior log-odds of each option of `legal` (`bias`, plus `PlanPrior.bonus`
-    on what `plan` names), or None when they are all 0. The plan names: at the action choice,
-    Create when a card in hand is planned for this turn or earlier, Learn when a planned
-    technology is on offer; at a Create, the planned cards and, for the card being placed, its
-    planned spaces; at a Learn, the planned technologies."""
-    if not st.stack:
-        return None
-    fr = st.stack[-1]
+    on what `plan` names), or None when they are all 0: the factors of `choice`."""
+    return choice(st, legal, plan)[1]
+
+
+def choice(st: GameState, legal: Sequence[int], plan: PlanPrior | None = None,
+           ) -> tuple[list[int], list[float] | None]:
+    """The codes (`codes`) and the prior factors of the options of one decision, in one call
+    (NRPA asks per decision): ``exp`` of the prior log-odds of each option of `legal` (`bias`,
+    plus `PlanPrior.bonus` on what `plan` names), or None when they are all 0. The plan names:
+    at the action choice, Create when a card in hand is planned for this turn or earlier, Learn
+    when a planned technology is on offer; at a Create, the planned cards and, for the card
+    being placed, its planned spaces; at a Learn, the planned technologies."""
+    stack = st.stack
+    if not stack:
+        return list(legal), None
+    fr = stack[-1]
     kind: int = fr[0]
+    base = kind << CODE_SHIFT
+    cs = [base | a for a in legal]
     out: list[float] | None = None
     if kind == D_ACTION:
         out = [ACTION_FACTOR.get(a, 1.0) for a in legal]
@@ -133,4 +154,4 @@ def factors(st: GameState, legal: Sequence[int], plan: PlanPrior | None = None) 
         techs = plan.techs
         out = [plan.factor if A.value_of(a) in techs and A.kind_of(a) == A.CARD else 1.0
                for a in legal]
-    return out
+    return cs, out

@@ -21,9 +21,9 @@ import time
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, repeat
-from operator import mul
-from typing import Generic, TypeVar
+from itertools import accumulate, chain, repeat
+from operator import add, itemgetter, mul, neg, truediv
+from typing import Any, Generic, TypeVar
 
 from solver.frozen import Frozen
 from solver.rng import Stream
@@ -34,6 +34,11 @@ S = TypeVar("S", bound=PuzzleState)
 #: Per step with a real choice: the option codes, their prior factors ``exp(bias)`` (None
 #: without a prior), the index of the chosen option.
 Trace = list[tuple[Sequence[Hashable], Sequence[float] | None, int]]
+#: A trace laid flat for `NRPA.adapt`: the option codes, their prior factors (1.0 without a
+#: prior), each step's slice of them, the per-option step getter, the update-order getter, the
+#: codes in update order, and the distinct codes.
+_Layout = tuple[list[Hashable], list[float], list[slice], Callable[[list[float]], Any],
+                Callable[[list[float]], Any], list[Hashable], list[Hashable]]
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,15 @@ class Incumbent:
         return self.value > -math.inf
 
 
+def _getter(indices: list[int]) -> Callable[[list[float]], Any]:
+    """``lambda xs: tuple(xs[i] for i in indices)``, in C (`operator.itemgetter` gives a tuple
+    for two or more indices; one index is padded and cut)."""
+    if len(indices) >= 2:
+        return itemgetter(*indices)
+    pick = itemgetter(*indices, *indices)
+    return lambda xs: pick(xs)[:1]
+
+
 class _Stop(Exception):
     """The budget ran out."""
 
@@ -117,10 +131,15 @@ class NRPA(Generic[S]):
         self.should_stop = should_stop
         self.start = time.monotonic()
         self._codes: Callable[[S, Sequence[int]], Sequence[Hashable]] = self.game.policy_codes
-        self._prior: Callable[[S, Sequence[int]], Sequence[float] | None] | None = (
-            self.game.policy_factors if config.use_bias and self.game.has_prior else None)
+        #: with the prior: the codes and the prior factors of a decision in one call
+        self._choice: Callable[[S, Sequence[int]],
+                               tuple[Sequence[Hashable], Sequence[float] | None]] | None = (
+            self.game.policy_choice if config.use_bias and self.game.has_prior else None)
         #: per step of the last playout's trace: the factors it drew from (see `adapt`)
         self.last_weights: list[list[float]] = []
+        #: the flat layouts of the last traces adapted toward (`_layout`)
+        self._layouts: list[tuple[Trace, _Layout]] = []
+        self._once: Trace | None = None  # the last trace adapted toward without a layout
 
     # -------------------------------------------------------------- level 0
 
@@ -138,7 +157,7 @@ class NRPA(Generic[S]):
         trace: Trace = []
         weights: list[list[float]] = []
         codes = self._codes
-        prior = self._prior
+        choice = self._choice
         next64 = self.stream.next64
         get = policy.factors.get
         ones = repeat(1.0)
@@ -149,8 +168,10 @@ class NRPA(Generic[S]):
                 next64()  # the draw a one-option decision always took: same stream, same lines
                 action = legal[0]
             else:
-                cs = codes(st, legal)
-                fs = prior(st, legal) if prior is not None else None
+                if choice is not None:
+                    cs, fs = choice(st, legal)
+                else:
+                    cs, fs = codes(st, legal), None
                 if fs is None:
                     ws = list(map(get, cs, ones))
                 else:
@@ -207,15 +228,52 @@ class NRPA(Generic[S]):
         probabilities come from the weights *before* this adaptation (the standard version
         reads the old policy and writes a copy): all of them are computed first, then the
         updates are applied in the standard order, so the weights are the very floats the
-        copying version gives. The cached factor of a code is refreshed right after each update
-        of its weight (the last refresh, after its last update, is what stays).
+        copying version gives. A code's cached factor is ``exp`` of its final weight, refreshed
+        once per code after all the updates (the copying version's last refresh of it, the same
+        float; a code repeats across the steps of a trace).
 
         `weights_now`: per step, ``factor(code) * prior`` of each option under `policy` as it
         is now (what the playout that made `trace` computed, `last_weights`, when `policy`
         has not changed since): those very floats, so they are not computed again.
 
-        With ``alpha == 1.0`` (the default), ``alpha * w`` is ``w`` exactly (IEEE
-        multiplication by one), so that product is skipped: the same floats."""
+        The work runs in C over the trace's flat layout (`_layout`, made once per trace: a
+        level-1 search adapts toward the same best trace many times): the options' weights
+        (``factor * 1.0`` is the factor: the same float without a prior), each step's total
+        ``z`` (``sum`` of its options, in order), then one ordered stream of updates, per step
+        the chosen code's ``+ alpha`` then each option's ``- alpha * w / z`` (written
+        ``+ -(...)``: IEEE subtraction is addition of the negation, the same float), each
+        weight read just before it is written (a lazy ``dict.update``), as in the plain loop.
+        With ``alpha == 1.0`` (the default), ``alpha * w`` is ``w`` exactly, so that product
+        is skipped."""
+        if not trace:
+            return
+        layout = self._layout(trace)
+        if layout is None:
+            self._adapt_plain(policy, trace, weights_now)
+            return
+        codes, priors, slices, z_of, order, stream, touched = layout
+        alpha = self.config.alpha
+        factors = policy.factors
+        if weights_now is None:
+            flat = list(map(mul, map(factors.get, codes, repeat(1.0)), priors))
+        else:
+            flat = list(chain.from_iterable(weights_now))
+        zs: list[float] = list(map(sum, map(flat.__getitem__, slices)))
+        per_option = z_of(zs)
+        if alpha == 1.0:
+            deltas = map(neg, map(truediv, flat, per_option))
+        else:
+            deltas = map(neg, map(truediv, map(mul, repeat(alpha), flat), per_option))
+        steps = order([alpha, *deltas])
+        weights = policy.weights
+        weights.update(zip(stream, map(add, map(weights.get, stream, repeat(0.0)), steps),
+                           strict=True))
+        factors.update(zip(touched, map(math.exp, map(weights.__getitem__, touched)), strict=True))
+
+    def _adapt_plain(self, policy: Policy, trace: Trace,
+                     weights_now: Sequence[Sequence[float]] | None) -> None:
+        """`adapt` as a plain loop over the steps (the same floats: the same operations in
+        the same order), for a trace adapted toward once (its layout would cost more)."""
         alpha = self.config.alpha
         factors = policy.factors
         if weights_now is None:
@@ -225,7 +283,6 @@ class NRPA(Generic[S]):
                            else list(map(mul, map(get, cs, ones), fs)) for cs, fs, _ in trace]
         weights = policy.weights
         wget = weights.get
-        exp = math.exp
         unit = alpha == 1.0
         for (cs, _, i), ws in zip(trace, weights_now, strict=True):
             z = sum(ws)
@@ -233,14 +290,45 @@ class NRPA(Generic[S]):
             weights[chosen] = wget(chosen, 0.0) + alpha
             if unit:
                 for c, w in zip(cs, ws, strict=True):
-                    v = wget(c, 0.0) - w / z
-                    weights[c] = v
-                    factors[c] = exp(v)
+                    weights[c] = wget(c, 0.0) - w / z
             else:
                 for c, w in zip(cs, ws, strict=True):
-                    v = wget(c, 0.0) - alpha * w / z
-                    weights[c] = v
-                    factors[c] = exp(v)
+                    weights[c] = wget(c, 0.0) - alpha * w / z
+        touched = dict.fromkeys(chain.from_iterable(map(itemgetter(0), trace)))
+        factors.update(zip(touched, map(math.exp, map(weights.__getitem__, touched)), strict=True))
+
+    def _layout(self, trace: Trace) -> _Layout | None:
+        """The flat layout of `trace` for `adapt`, made the second time in a row that it is
+        asked for (a trace adapted toward once, most new bests, takes the plain loop; the last
+        few traces' layouts are kept, by identity: the same trace object, the same layout; no
+        result depends on this cache)."""
+        for seen, known in self._layouts:
+            if seen is trace:
+                return known
+        if self._once is not trace:
+            self._once = trace
+            return None
+        codes: list[Hashable] = []
+        priors: list[float] = []
+        slices: list[slice] = []
+        step_of: list[int] = []  # per option: its step
+        stream: list[Hashable] = []  # the codes in update order: per step, chosen then options
+        order: list[int] = []  # per update: 0 (``alpha``) or 1 + the option's flat index
+        for k, (cs, fs, i) in enumerate(trace):
+            pos = len(codes)
+            n = len(cs)
+            codes.extend(cs)
+            priors.extend(fs if fs is not None else repeat(1.0, n))
+            slices.append(slice(pos, pos + n))
+            step_of.extend(repeat(k, n))
+            stream.append(cs[i])
+            stream.extend(cs)
+            order.append(0)
+            order.extend(range(1 + pos, 1 + pos + n))
+        layout: _Layout = (codes, priors, slices, _getter(step_of), _getter(order), stream,
+                           list(dict.fromkeys(codes)))
+        self._layouts = [(trace, layout), *self._layouts[:3]]
+        return layout
 
     def level(self, n: int, policy: Policy) -> tuple[float, Trace]:
         """A level-`n` search that adapts `policy` in place (the caller's copy: a level gives

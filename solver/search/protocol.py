@@ -106,6 +106,12 @@ class Game(Protocol[S_contra]):
         is 0 (used only when `has_prior`)."""
         ...
 
+    def policy_choice(self, state: S_contra, legal: Sequence[int],
+                      ) -> tuple[Sequence[Hashable], Sequence[float] | None]:
+        """``(policy_codes(state, legal), policy_factors(state, legal))`` in one call (NRPA
+        asks it per decision when it uses the prior)."""
+        ...
+
     def shortfall(self, state: S_contra) -> float:
         """How far a terminal is from meeting its hard constraints (0: met or unknown)."""
         ...
@@ -133,6 +139,10 @@ class PlainGame(Generic[S]):
 
     def policy_factors(self, state: S, legal: Sequence[int]) -> Sequence[float] | None:
         return None
+
+    def policy_choice(self, state: S, legal: Sequence[int],
+                      ) -> tuple[Sequence[Hashable], Sequence[float] | None]:
+        return self.policy_codes(state, legal), self.policy_factors(state, legal)
 
     def shortfall(self, state: S) -> float:
         return 0.0
