@@ -1,7 +1,7 @@
 """The hand turn by turn: Creates, cards paid and cards drawn in the turn they happen
 (relaxation 12, with creation times: `solver.bounds.cpsat.creation`).
 
-11. **The hand by turn.** With the creation turns of relaxation 10, per remaining turn (slot):
+12. **The hand by turn.** With the creation turns of relaxation 10, per remaining turn (slot):
 
     * **Creates of the turn.** The first creations made in a turn are at most its Create
       actions plus the granted Creates used in it, and the granted Creates used by the end of

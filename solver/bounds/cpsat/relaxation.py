@@ -246,10 +246,11 @@ class Relaxation:
         2. the monuments' fates (3), the artifacts, the technologies (7);
         3. the events triggers count, the effects' activations and the special cards (5);
         4. the cards over the turns: draws, running totals (4), the Past by turn (5),
-           Creates, the hand per turn (4; 11 with creation times), distance costs (3),
+           Creates, the hand per turn (4; 12 with creation times), distance costs (3),
            payments (4), Learns (7), artifact spaces, decline capacity (2), the deck dug (4);
-        5. knowledge (6), the final counters, effect conditions (5), requirements (7), the
-           objective (8), the goals (9).
+        5. knowledge (6), the final counters, effect conditions (5), requirements (7; and on
+           each learn point's counts, 11, with at most `learn_turns` turns left), the objective
+           (8), the goals (9).
         """
         ctx = self.context
         turns = take_actions(ctx)
@@ -286,7 +287,7 @@ class Relaxation:
         used = hold_cards(ctx, totals, draws, effects, granted_mon, paid)
         if times is not None and self.config.hand_by_turn:  # relaxation 12
             balance_hand(ctx, turns, times, monuments, artifacts, effects, specials, draws,
-                         totals, used, greek_creations(ctx, techs), poulnabrone)
+                         totals, used, greek, poulnabrone)
         distance = distance_costs(ctx, monuments, effects.gains["moves"])
         hand_final = pay_for_cards(ctx, monuments, artifacts, techs, totals, draws, used,
                                    distance, archived_by_effects)
