@@ -208,7 +208,6 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     future = [c for c in facts.monuments if c not in past_set]
     movers = sum(1 for c in future if c in facts.movers)
     declines = min(len(future), 2 * phases + movers) if phases else 0
-    best_vp = sorted((vp[c] for c in future), reverse=True)[:declines]
     r = reach(st, facts.activators, phases, facts.poulnabrone, memo)
     learns_left = r.learns
     known_techs = set(st.techs)
@@ -229,17 +228,27 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         joint = _one_learn(st, facts, r.creates, lost_lo, ranges.lost[1], later)
         if joint < tech_future + effect_bound:
             tech_future, effect_bound = 0, joint
-    extra_effect_cards = 0
-    for c in future:
-        if c not in facts.endgame:
-            continue
-        if extra_effect_cards >= declines:
-            break
-        extra_effect_cards += 1
-        effect_bound += _effect_max(cards[c], ranges)
+    declined = _declined_max(future, declines, facts, cards, ranges)
     in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
     timeline = min(TIMELINE_PLACES, in_timeline + r.creates)
-    return past_vp + sum(best_vp) + effect_bound + techs_vp + tech_future + timeline - lost_lo
+    return past_vp + declined + effect_bound + techs_vp + tech_future + timeline - lost_lo
+
+
+def _declined_max(future: list[int], declines: int, facts: PoolFacts, cards: tuple[Card, ...],
+                  ranges: CounterRanges) -> int:
+    """The most the monuments still to decline add to the Past's rows (RULES.md section 7:
+    row 1 the VP printed on each monument in the Past, row 2 the end-game effect of each),
+    when at most `declines` of the `future` monuments decline: each declining card brings its
+    own printed VP and its own end-game rule (at its best over `ranges`, `_effect_max`), and a
+    card that does not decline brings neither, so the sum of the `declines` largest of (VP +
+    effect) bounds every choice of decliners."""
+    if declines <= 0 or not future:
+        return 0
+    vp = facts.vp
+    values = [vp[c] + (_effect_max(cards[c], ranges) if c in facts.endgame else 0)
+              for c in future]
+    values.sort(reverse=True)
+    return sum(values[:declines])
 
 
 def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost_hi: int,
