@@ -42,7 +42,7 @@ from typing import Final
 
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
 from solver.engine import actions as A
-from solver.engine.cards import ARTIFACT, Card, all_steps
+from solver.engine.cards import ARTIFACT, Card, Step, all_steps
 from solver.engine.conditions import count
 from solver.engine.frames import D_LEARN, F_DECLINE_PHASE
 from solver.engine.setup import turns_for
@@ -55,9 +55,17 @@ LOST_CAP: Final = 200  # lost knowledge declines can still add: a generous cap
 MOVER_OPS: Final = frozenset({"create", "move", "swap"})
 
 
+def _puts_monument(step: Step) -> bool:
+    """Whether `step` can put a monument into a Timeline space: a move or a swap, or a Create
+    that may be of a monument (a Create of an artifact puts it into an artifact space, RULES.md
+    section 5, never into the Timeline)."""
+    return step.op in MOVER_OPS and not (step.op == "create" and step.kind == ARTIFACT)
+
+
 def _is_mover(card: Card) -> bool:
-    return any(s.op in MOVER_OPS or any(t.op in MOVER_OPS for t in s.then)
-               for e in card.effects for s in e.steps) or any(
+    """Whether `card` can put a monument into space 1 by an effect (`_puts_monument`), or is
+    Poulnabrone Dolmen (M36: one more Create per Create of a monument)."""
+    return any(_puts_monument(s) for e in card.effects for s in all_steps(e.steps)) or any(
         e.special == "poulnabrone" for e in card.effects)
 
 

@@ -1,6 +1,8 @@
-"""The simple bound's decliners (`solver.bounds.simple._declined_max`): each monument still to
-decline brings its own printed VP and its own end-game rule, so the bound takes the largest
-sums of the two over the cards, not the largest VP and the first end-game rules separately."""
+"""The simple bound's declines: each monument still to decline brings its own printed VP and
+its own end-game rule, so the bound takes the largest sums of the two over the cards
+(`solver.bounds.simple._declined_max`), not the largest VP and the first end-game rules
+separately; a card adds a decline beyond space 1's two places only if its effect can put a
+monument into the Timeline (`_is_mover`: not a Create of an artifact)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from solver.bounds.simple import (
     CounterRanges,
     _declined_max,
     _effect_max,
+    _is_mover,
     decline_phases_left,
     pool_facts,
     simple_upper_bound,
@@ -67,3 +70,16 @@ def test_bound_at_least_the_optimum_two_turns_from_the_end(seed: int) -> None:
         complete, best = plain_optimum(pos)
         if complete and best is not None:
             assert simple_upper_bound(pos, facts) >= best, (seed, pos.turn)
+
+
+def test_a_create_of_an_artifact_is_no_mover() -> None:
+    """Diquís Stone Spheres and the Nubian Pyramids create an artifact (into an artifact space,
+    RULES.md section 5): they add no decline. Dolmen of Menga and Masuda Iwafune create a
+    monument, Ajanta Caves and Gunung Padang move one, Lopburi Temple swaps: each may."""
+    st = _turn15_decline(["M1", "P5"], [])
+    cards = {c.name: c for c in st.book.cards}
+    assert not _is_mover(cards["Diquís Stone Spheres"])
+    assert not _is_mover(cards["Nubian Pyramids"])
+    for name in ("Dolmen of Menga", "Masuda Iwafune", "Ajanta Caves", "Gunung Padang",
+                 "Lopburi Temple", "Menhirs of Monteneuf", "Poulnabrone Dolmen"):
+        assert _is_mover(cards[name]), name
