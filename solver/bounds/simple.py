@@ -40,6 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from solver.bounds.movers import MoverFacts, mover_facts, phase_entries
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
 from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Card, Step, all_steps
@@ -141,6 +142,8 @@ class PoolFacts(Frozen):
     :param poulnabrone: the pool's cards with Poulnabrone Dolmen's special.
     :param free_learners: the pool's cards with a Learn that ignores requirements.
     :param candi: the pool's cards with Candi Sukuh's special (D19).
+    :param mover_facts: what can put a monument into space 1 during a decline phase
+        (`solver.bounds.movers`).
     """
 
     monuments: tuple[int, ...]
@@ -153,6 +156,7 @@ class PoolFacts(Frozen):
     poulnabrone: tuple[int, ...] = ()
     free_learners: tuple[int, ...] = ()
     candi: tuple[int, ...] = ()
+    mover_facts: MoverFacts | None = None
 
 
 def pool_facts(st: GameState) -> PoolFacts:
@@ -177,6 +181,7 @@ def pool_facts(st: GameState) -> PoolFacts:
             for e in cards[c].effects for s in all_steps(e.steps))),
         candi=tuple(c for c in sorted(pool)
                     if any(e.special == "candi_sukuh" for e in cards[c].effects)),
+        mover_facts=mover_facts(cards, pool),
     )
 
 
@@ -216,6 +221,10 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     future = [c for c in facts.monuments if c not in past_set]
     movers = sum(1 for c in future if c in facts.movers)
     declines = min(len(future), 2 * phases + movers) if phases else 0
+    entered = (phase_entries(st, facts.mover_facts, facts.poulnabrone)
+               if phases and facts.mover_facts is not None else None)
+    if entered is not None:  # the entries into space 1 during the phases (`solver.bounds.movers`)
+        declines = min(len(future), 2 * phases + entered)
     r = reach(st, facts.activators, phases, facts.poulnabrone, memo)
     learns_left = r.learns
     known_techs = set(st.techs)

@@ -1,0 +1,120 @@
+"""The entries into space 1 during the decline phases still to come (`solver.bounds.movers`):
+decline effects always, the chests', the created cards' immediate effects only after a Create
+in the phase (a seed), the technologies' only after a Learn in it; and the simple bound with
+that count stays at least the exact optimum."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.bounds.movers import mover_facts, phase_entries
+from solver.bounds.simple import decline_phases_left, pool_facts, simple_upper_bound
+from solver.engine.frames import D_ACTION, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE
+from solver.engine.state import GameState
+from solver.search.exhaustive import SearchConfig, search
+from solver.search.protocol import PlainGame
+from solver.search.status import Status
+from tests.builder import idx, position
+
+LEARNERS = ["M34", "P7", "P9", "P10"]  # decline effects that learn
+
+
+def _turn15(past: list[str], hand: list[str], space1: list[str], phase: str = "action",
+            space3: tuple[str, ...] = ("C3",), one_action: bool = False) -> GameState:
+    pending = [(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,), (D_ACTION, 1)]
+    return position(hand=hand, timeline={1: space1, 3: list(space3)}, past=past,
+                    techs=["T1", "T2", "T5"], time_space=2, time_visits=2, turn=15, phase=phase,
+                    deck_top=["C6", "C7", "C8", "C9"], pending=pending if one_action else None,
+                    tiles=[None] * 9 if one_action else None)
+
+
+def test_the_pool_is_read_by_moment() -> None:
+    """Ajanta Caves and Gunung Padang move, Menhirs of Monteneuf creates, on their decline;
+    Menhirs is the only seed; the decline learners; the immediate movers; the technologies."""
+    st = _turn15([], [], ["M1"])
+    f = mover_facts(st.book.cards, st.setup.card_pool(st.book))
+    code = {c.index: c.code for c in st.book.cards}
+    assert {code[c]: (a, b) for c, a, b in f.on_decline} == {
+        "C15": (0, 1), "M11": (1, 0), "P12": (0, 1)}
+    assert [code[c] for c in f.seeds] == ["M11"]
+    assert sorted(code[c] for c in f.learners) == sorted(LEARNERS)
+    assert {code[c] for c, _, _ in f.others} == {"C13", "C14", "M18", "M27", "P23"}
+    assert {code[c] for c, _, _ in f.techs} == {"T10", "T16"}
+    assert f.wild == ()
+
+
+def test_no_seed_no_immediate_mover() -> None:
+    """With Menhirs of Monteneuf in the Past (no Create can run in a decline phase), only the
+    decline effects move (Ajanta Caves, Gunung Padang) and, while a decline effect can learn,
+    the two technologies that move; with the learners in the Past too, only the two."""
+    facts = None
+    st = _turn15(["M11", "M36"], [], ["M1"])
+    facts = pool_facts(st)
+    assert facts.mover_facts is not None
+    assert phase_entries(st, facts.mover_facts, facts.poulnabrone) == 4
+    st = _turn15(["M11", "M36", *LEARNERS], [], ["M1"])
+    assert phase_entries(st, facts.mover_facts, facts.poulnabrone) == 2
+    st = _turn15(["M11", "M36", "C15", "P12", *LEARNERS], [], ["M1"])
+    assert phase_entries(st, facts.mover_facts, facts.poulnabrone) == 0
+
+
+def test_a_seed_opens_the_chain() -> None:
+    """Menhirs of Monteneuf out of the Past: its Create (1), Dolmen of Menga's and Masuda
+    Iwafune's (2), and one swap or move per Create left over; doubled by Poulnabrone Dolmen."""
+    past = [*LEARNERS, "C15", "P12"]
+    st = _turn15([*past, "M36"], [], ["M1"])
+    facts = pool_facts(st)
+    assert facts.mover_facts is not None
+    # creates 1 + 2 = 3, one of them not a creator: 1 swap (of 3 cards); 2 technologies move
+    assert phase_entries(st, facts.mover_facts, facts.poulnabrone) == 3 + 1 + 2
+    st = _turn15(past, [], ["M1"])
+    # doubled: creates 6, swaps min(3, 6 - 2) = 3, technologies 2
+    assert phase_entries(st, facts.mover_facts, facts.poulnabrone) == 6 + 3 + 2
+
+
+def test_no_count_while_a_decline_phase_runs() -> None:
+    st = _turn15(["M11"], [], ["M1", "P5"], phase="decline")
+    facts = pool_facts(st)
+    assert st.in_decline and facts.mover_facts is not None
+    assert phase_entries(st, facts.mover_facts, facts.poulnabrone) is None
+
+
+def _optimum(st: GameState, nodes: int) -> float:
+    """The optimum by a search with no bound (complete within `nodes`)."""
+    res = search(st.clone(), SearchConfig(max_nodes=nodes), game=PlainGame())
+    assert res.status is Status.OPTIMAL and res.value is not None
+    return res.value
+
+
+CASES = [
+    (["M11", "M36"], ["C2"], ["C15", "M1"]),                # Ajanta Caves moves on decline
+]
+SLOW_CASES = [
+    (["M11", "M36", "C15", "P12", *LEARNERS], ["C1"], ["M1", "P5"]),  # nothing moves
+    (["M36", *LEARNERS], ["M18", "C1"], ["M11", "P5"]),     # Menhirs declines, creates
+    (["M11", "M36", *LEARNERS], ["C13"], ["P12", "P4"]),    # Gunung Padang moves
+]
+
+
+def _check(past: list[str], hand: list[str], space1: list[str], nodes: int) -> None:
+    st = _turn15(past, hand, space1, space3=("M7", "C3"), one_action=True)
+    assert decline_phases_left(st) == 1 and not st.in_decline
+    assert idx(st, space1[0]) in st.spaces[0]
+    assert simple_upper_bound(st, pool_facts(st)) >= _optimum(st, nodes)
+
+
+@pytest.mark.parametrize(("past", "hand", "space1"), CASES)
+def test_bound_at_least_the_optimum_from_the_last_action(
+        past: list[str], hand: list[str], space1: list[str]) -> None:
+    """Turn 15's last action (the last decline phase still to come, D8): the bound with the
+    count is at least the optimum of a search with no bound."""
+    _check(past, hand, space1, 400_000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("past", "hand", "space1"), SLOW_CASES)
+def test_bound_at_least_the_optimum_with_a_seed_or_a_mover(
+        past: list[str], hand: list[str], space1: list[str]) -> None:
+    """As above, with nothing to move, Menhirs of Monteneuf's Create or Gunung Padang's move
+    (larger trees)."""
+    _check(past, hand, space1, 3_000_000)
