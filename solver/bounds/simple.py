@@ -221,7 +221,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     future = [c for c in facts.monuments if c not in past_set]
     movers = sum(1 for c in future if c in facts.movers)
     declines = min(len(future), 2 * phases + movers) if phases else 0
-    entered = (phase_entries(st, facts.mover_facts, facts.poulnabrone)
+    entered = (phase_entries(st, facts.mover_facts)
                if phases and facts.mover_facts is not None else None)
     if entered is not None:  # the entries into space 1 during the phases (`solver.bounds.movers`)
         declines = min(len(future), 2 * phases + entered)
