@@ -70,12 +70,6 @@ def _optimum(st: GameState, nodes: int) -> float:
 CASES = [
     (["M11", "M36"], ["C2"], ["C15", "M1"]),                # Ajanta Caves moves on decline
 ]
-SLOW_CASES = [
-    (["M11", "C15", "P12", *LEARNERS], ["M18", "C2"], ["M1", "P5"]),  # no entry at all
-    (["M11", "M36", "C15", "P12", *LEARNERS], ["C1"], ["M1", "P5"]),  # nothing moves
-    (["M36", *LEARNERS], ["M18", "C1"], ["M11", "P5"]),     # Menhirs declines, creates
-    (["M11", "M36", *LEARNERS], ["C13"], ["P12", "P4"]),    # Gunung Padang moves
-]
 
 
 def _check(past: list[str], hand: list[str], space1: list[str], nodes: int) -> None:
@@ -91,12 +85,3 @@ def test_bound_at_least_the_optimum_from_the_last_action(
     """Turn 15's last action (the last decline phase still to come, D8): the bound with the
     count is at least the optimum of a search with no bound."""
     _check(past, hand, space1, 400_000)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("past", "hand", "space1"), SLOW_CASES)
-def test_bound_at_least_the_optimum_with_a_seed_or_a_mover(
-        past: list[str], hand: list[str], space1: list[str]) -> None:
-    """As above, with nothing to move, Menhirs of Monteneuf's Create or Gunung Padang's move
-    (larger trees)."""
-    _check(past, hand, space1, 3_000_000)
