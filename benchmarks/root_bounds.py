@@ -11,7 +11,8 @@ CP-SAT setting (`symmetry=2`, `linearization=1`, `presolve=1`, `probing=1`) agai
 budget. This is the bound `heritage solve ... --node-limit 1 --bound cpsat --json` prints,
 before the min with the simple bound. With `--lines` (a `benchmarks.solve_table --out` file),
 the bound at the start of each of `--turns` on each line instead, beside the line's VP (issue
-13's target: <= 1.3 x the line's VP at turn 15); `--limit N` takes the first N lines.
+13's target: <= 1.3 x the line's VP at turn 15); `--limit N` takes the first N lines;
+`--simple` gives the simple bound (`solver.bounds.simple`) there instead of CP-SAT's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from benchmarks.prove_from import given_lines
 from puzzles.deal import build_setup, load_cards
 from solver.bounds.cpsat.relaxation import ROOT_CONFIG, RelaxConfig, relax
 from solver.bounds.cpsat.schedule import phase_of
+from solver.bounds.simple import simple_upper_bound
 from solver.engine.newgame import new_game
 
 ALL = ",".join(f"{t}:{h}" for t in range(1, 7) for h in range(1, 5))
@@ -41,13 +43,16 @@ def main() -> None:
     parser.add_argument("--lines", type=Path, help="a solve_table --out file")
     parser.add_argument("--turns", default="15,16", help="with --lines: turn starts")
     parser.add_argument("--limit", type=int, default=None, help="with --lines: first N")
+    parser.add_argument("--simple", action="store_true",
+                        help="with --lines: the simple bound instead of CP-SAT's")
     args = parser.parse_args()
     cfg = replace(ROOT_CONFIG, max_deterministic_time=args.dtime)
     for s in args.setting:
         k, v = s.split("=")
         cfg = replace(cfg, **{k: type(getattr(cfg, k))(int(v))})
     if args.lines:
-        turn_bounds(args.lines, [int(t) for t in args.turns.split(",")], cfg, args.limit)
+        turn_bounds(args.lines, [int(t) for t in args.turns.split(",")], cfg, args.limit,
+                    args.simple)
         return
     book, card_sets = load_cards(["base"])
     rows = []
@@ -77,9 +82,10 @@ def main() -> None:
             print(f"mean bound {sum(bounds) / len(bounds):.1f} over {len(bounds)} deals")
 
 
-def turn_bounds(path: Path, turns: list[int], cfg: RelaxConfig, limit: int | None) -> None:
+def turn_bounds(path: Path, turns: list[int], cfg: RelaxConfig, limit: int | None,
+                simple: bool = False) -> None:
     """The bound at the start of each of `turns` on each line of `path`, and its ratio to the
-    line's final VP."""
+    line's final VP (`simple`: the simple bound instead of the relaxation's)."""
     ratios: dict[int, list[float]] = {t: [] for t in turns}
     for name, root, line in given_lines(path)[:limit]:
         starts: dict[int, int] = {}
@@ -96,14 +102,17 @@ def turn_bounds(path: Path, turns: list[int], cfg: RelaxConfig, limit: int | Non
             pos = root.clone()
             for a in line[:starts[t]]:
                 pos.apply(a)
-            phase = phase_of(pos)
-            assert phase is not None
             t0 = time.perf_counter()
-            r = relax(pos, phase, cfg)
+            if simple:
+                bound: int | None = simple_upper_bound(pos)
+            else:
+                phase = phase_of(pos)
+                assert phase is not None
+                bound = relax(pos, phase, cfg).bound
             dt = time.perf_counter() - t0
-            if isinstance(r.bound, int):
-                ratios[t].append(r.bound / vp)
-            cells.append(f"t{t} {r.bound!s:>4} ({dt:4.1f} s)")
+            if isinstance(bound, int):
+                ratios[t].append(bound / vp)
+            cells.append(f"t{t} {bound!s:>4} ({dt:4.1f} s)")
         print(f"{name:9} VP {vp:3}  " + "  ".join(cells), flush=True)
     for t in turns:
         if ratios[t]:

@@ -40,9 +40,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from solver.bounds.movers import MoverFacts, mover_facts, phase_entries
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
 from solver.engine import actions as A
-from solver.engine.cards import ARTIFACT, Card, all_steps
+from solver.engine.cards import ARTIFACT, Card, Step, all_steps
 from solver.engine.conditions import count
 from solver.engine.frames import D_LEARN, F_DECLINE_PHASE
 from solver.engine.setup import turns_for
@@ -55,9 +56,17 @@ LOST_CAP: Final = 200  # lost knowledge declines can still add: a generous cap
 MOVER_OPS: Final = frozenset({"create", "move", "swap"})
 
 
+def _puts_monument(step: Step) -> bool:
+    """Whether `step` can put a monument into a Timeline space: a move or a swap, or a Create
+    that may be of a monument (a Create of an artifact puts it into an artifact space, RULES.md
+    section 5, never into the Timeline)."""
+    return step.op in MOVER_OPS and not (step.op == "create" and step.kind == ARTIFACT)
+
+
 def _is_mover(card: Card) -> bool:
-    return any(s.op in MOVER_OPS or any(t.op in MOVER_OPS for t in s.then)
-               for e in card.effects for s in e.steps) or any(
+    """Whether `card` can put a monument into space 1 by an effect (`_puts_monument`), or is
+    Poulnabrone Dolmen (M36: one more Create per Create of a monument)."""
+    return any(_puts_monument(s) for e in card.effects for s in all_steps(e.steps)) or any(
         e.special == "poulnabrone" for e in card.effects)
 
 
@@ -133,6 +142,8 @@ class PoolFacts(Frozen):
     :param poulnabrone: the pool's cards with Poulnabrone Dolmen's special.
     :param free_learners: the pool's cards with a Learn that ignores requirements.
     :param candi: the pool's cards with Candi Sukuh's special (D19).
+    :param mover_facts: what can put a monument into space 1 during a decline phase
+        (`solver.bounds.movers`).
     """
 
     monuments: tuple[int, ...]
@@ -145,6 +156,7 @@ class PoolFacts(Frozen):
     poulnabrone: tuple[int, ...] = ()
     free_learners: tuple[int, ...] = ()
     candi: tuple[int, ...] = ()
+    mover_facts: MoverFacts | None = None
 
 
 def pool_facts(st: GameState) -> PoolFacts:
@@ -169,6 +181,7 @@ def pool_facts(st: GameState) -> PoolFacts:
             for e in cards[c].effects for s in all_steps(e.steps))),
         candi=tuple(c for c in sorted(pool)
                     if any(e.special == "candi_sukuh" for e in cards[c].effects)),
+        mover_facts=mover_facts(cards, pool),
     )
 
 
@@ -208,7 +221,10 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     future = [c for c in facts.monuments if c not in past_set]
     movers = sum(1 for c in future if c in facts.movers)
     declines = min(len(future), 2 * phases + movers) if phases else 0
-    best_vp = sorted((vp[c] for c in future), reverse=True)[:declines]
+    entered = (phase_entries(st, facts.mover_facts)
+               if phases and facts.mover_facts is not None else None)
+    if entered is not None:  # the entries into space 1 during the phases (`solver.bounds.movers`)
+        declines = min(len(future), 2 * phases + entered)
     r = reach(st, facts.activators, phases, facts.poulnabrone, memo)
     learns_left = r.learns
     known_techs = set(st.techs)
@@ -229,17 +245,27 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         joint = _one_learn(st, facts, r.creates, lost_lo, ranges.lost[1], later)
         if joint < tech_future + effect_bound:
             tech_future, effect_bound = 0, joint
-    extra_effect_cards = 0
-    for c in future:
-        if c not in facts.endgame:
-            continue
-        if extra_effect_cards >= declines:
-            break
-        extra_effect_cards += 1
-        effect_bound += _effect_max(cards[c], ranges)
+    declined = _declined_max(future, declines, facts, cards, ranges)
     in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
     timeline = min(TIMELINE_PLACES, in_timeline + r.creates)
-    return past_vp + sum(best_vp) + effect_bound + techs_vp + tech_future + timeline - lost_lo
+    return past_vp + declined + effect_bound + techs_vp + tech_future + timeline - lost_lo
+
+
+def _declined_max(future: list[int], declines: int, facts: PoolFacts, cards: tuple[Card, ...],
+                  ranges: CounterRanges) -> int:
+    """The most the monuments still to decline add to the Past's rows (RULES.md section 7:
+    row 1 the VP printed on each monument in the Past, row 2 the end-game effect of each),
+    when at most `declines` of the `future` monuments decline: each declining card brings its
+    own printed VP and its own end-game rule (at its best over `ranges`, `_effect_max`), and a
+    card that does not decline brings neither, so the sum of the `declines` largest of (VP +
+    effect) bounds every choice of decliners."""
+    if declines <= 0 or not future:
+        return 0
+    vp = facts.vp
+    values = [vp[c] + (_effect_max(cards[c], ranges) if c in facts.endgame else 0)
+              for c in future]
+    values.sort(reverse=True)
+    return sum(values[:declines])
 
 
 def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost_hi: int,
