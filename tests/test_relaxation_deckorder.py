@@ -77,6 +77,7 @@ def _reveal_model(depth: int) -> int:
     rel = Relaxation(st, phase, RelaxConfig(max_deterministic_time=1.0))
     v = rel.build()
     m = rel.model
+    m.clear_hints()  # the fixed reveal below contradicts the model's hint (no reveal)
     d = next(d for c, i, d in v.effects.reveals if i == 0)
     m.add(d == depth)
     m.add(v.turns.searches[0] == 0)

@@ -105,6 +105,7 @@ deeper). Encoded with one Boolean per
             m.add(w <= reshuffle)
             cap = cap + builders * w
         m.add(d <= cap)
+        m.add_hint(d, 0)  # a first solution sooner (the plan of a short call): no reveal
 
 
 def bottom_start(st: GameState, kind: int, count: int) -> int:
