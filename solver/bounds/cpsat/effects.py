@@ -31,7 +31,7 @@ from solver.bounds.cpsat.variables import (
     TurnActions,
     Var,
 )
-from solver.engine.cards import ARTIFACT, MONUMENT_KINDS, TECH_TYPE_NAMES, Effect
+from solver.engine.cards import ARTIFACT, MONUMENT_KINDS, TECH_TYPE_NAMES, Effect, all_steps
 
 POOLS = tuple(f.name for f in fields(Gains))
 
@@ -188,6 +188,7 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     tl_mon: list[LinExpr] = []
     tl_art: list[LinExpr] = []
     freed_by_paying: list[LinExpr] = []
+    reveals: list[tuple[int, int, Var]] = []
     for c in monuments.cards:
         f = facts[c]
         created = monuments.created[c]
@@ -201,10 +202,17 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
             elif e.moment == "decline":
                 if not e.condition and c not in monuments.vanished and (g.draw or g.depth):
                     g = replace(g, depth=min(g.depth, builders))
+                    reveal = any(s.op == "reveal_until" for s in all_steps(e.steps))
                     for fate, v in monuments.fate[c].items():
                         if fate != END:
                             decline_draws[fate[1]].append(g.draw * v)
-                            decline_depth[fate[1]].append(g.depth * v)
+                            if reveal:  # a variable: `deckorder.bound_reveals`
+                                d = m.new_int_var(0, g.depth, f"reveal_{name}_{fate[1]}")
+                                m.add(d <= g.depth * v)
+                                reveals.append((c, fate[1], d))
+                                decline_depth[fate[1]].append(d)
+                            else:
+                                decline_depth[fate[1]].append(g.depth * v)
                     g = replace(g, draw=0, depth=0)
                 act = acts.gated(monuments.in_past[c] + monuments.vanished.get(c, 0),
                                  actions + 2, e, name)
@@ -250,7 +258,7 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                    conditions=acts.conditions, timed=timed, decline_draws=decline_draws,
                    decline_depth=decline_depth, in_play=in_play,
                    freed_by_paying=freed_by_paying, granting=granting, learning=learning,
-                   drawing=drawing)
+                   drawing=drawing, reveals=reveals)
 
 
 def special_cards(ctx: Context, effects: Effects, turns: TurnActions,

@@ -18,7 +18,8 @@ numbered, beside the code that makes them:
 2. **Decline capacity**: `solver.bounds.cpsat.fates` (`limit_declines`).
 3. **Timing and cost**: `solver.bounds.cpsat.fates` (`reachable_fates`, `choose_fates`,
    `distance_costs`).
-4. **Cards**: `solver.bounds.cpsat.cardflow` (and `reach`, `reshuffle`).
+4. **Cards**: `solver.bounds.cpsat.cardflow` (and `reach`, `reshuffle`; the deck's order:
+   `deckorder`).
 5. **Actions and effects**: `solver.bounds.cpsat.turns` (actions),
    `solver.bounds.cpsat.effects` (effects) and `solver.bounds.cpsat.timing` (Past counts by
    turn).
@@ -73,6 +74,7 @@ from solver.bounds.cpsat.creation import (
     poulnabrone_in_play,
     timeline_in_play,
 )
+from solver.bounds.cpsat.deckorder import bound_reveals, limit_excavated
 from solver.bounds.cpsat.effects import (
     activate_effects,
     count_events,
@@ -267,6 +269,8 @@ class Relaxation:
         draws = effect_draws(ctx, effects)
         declines = declines_by_slot(ctx, monuments)
         totals = running_totals(ctx, turns, declines, draws)
+        bound_reveals(ctx, effects, totals, draws, reshuffle)  # relaxation 4: the deck's order
+        limit_excavated(ctx, turns)
         past = past_by_turn(ctx, monuments, effects, totals.declined)
         gate_timeline_effects(ctx, effects, past)
         poulnabrone = poulnabrone_turns(ctx, specials, turns, effects, past)

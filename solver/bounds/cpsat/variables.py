@@ -160,6 +160,9 @@ class Effects:
     granting: list[tuple[int, str, int, LinExpr]] = field(default_factory=list)
     learning: list[tuple[int, str, int, LinExpr]] = field(default_factory=list)
     drawing: list[tuple[int, str, int, LinExpr, Effect | None]] = field(default_factory=list)
+    # (card, decline slot, cards its reveal takes off the deck then): reveals until a type
+    # (P33), bounded by the deck's order in `deckorder.bound_reveals`
+    reveals: list[tuple[int, int, Var]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

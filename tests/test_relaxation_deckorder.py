@@ -1,0 +1,116 @@
+"""The deck's order in the relaxation (`solver.bounds.cpsat.deckorder`): Calakmul's reveal and
+the Excavates' draws bounded.
+
+`run_steps` against the engine's own reveal (`step_reveal_until`) from every start of a real
+deck: never below what the engine takes (soundness), and equal to the most over the starts up
+to there (the step function is exact). A crafted position where Calakmul declines this turn:
+the model admits the engine's reveal and no more. The kept lines at turn 15 (the model's
+optimum, not only its LP bound, within the budget) still bound the line's VP.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ortools.sat.python import cp_model
+
+from benchmarks.prove_from import given_lines
+from solver.bounds.cpsat.deckorder import run_steps
+from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
+from solver.bounds.cpsat.schedule import phase_of
+from solver.engine.reveal import step_reveal_until
+from solver.engine.state import GameState
+from tests.builder import idx, position
+
+LINES = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "session5-t60.jsonl"
+DECK_TOP = ["M1", "P1", "A1", "M2", "P2", "C2", "M3", "P3", "A2", "C3", "M4"]  # cities at 5, 9
+
+
+def _calakmul_position() -> GameState:
+    return position(hand=["C1"], timeline={1: ["P33"]}, tokens={"P33": 0}, turn=16,
+                    time_space=1, deck_top=DECK_TOP)
+
+
+def _engine_run(st: GameState, start: int) -> int | None:
+    """Cards Calakmul's reveal takes off the deck after `start` cards left it (None: the deck
+    ran out, a reshuffle)."""
+    st = st.clone()
+    st.hand = []
+    for _ in range(start):
+        st.discard.append(st.take_top())
+    step = next(s for e in st.book.cards[idx(st, "P33")].effects for s in e.steps
+                if s.op == "reveal_until")
+    before, shuffles = len(st.deck), st.reshuffles[0]
+    step_reveal_until(st, idx(st, "P33"), step, 0)
+    return None if st.reshuffles[0] != shuffles else before - len(st.deck)
+
+
+@pytest.mark.parametrize("turn", [1, 15])
+def test_run_steps_match_the_engine(turn: int) -> None:
+    name, root, line = given_lines(LINES)[0]
+    st = root.clone()
+    for a in line:
+        if st.turn == turn:
+            break
+        st.apply(a)
+    kind = st.book.cards[idx(st, "P33")].effects[0].steps[0].monument_type
+    assert kind is not None
+    breaks = run_steps(st, kind, 2)
+    most = 0
+    for q in range(len(st.deck)):
+        r = max(v for p, v in breaks if p <= q)
+        taken = _engine_run(st, q)
+        if taken is None:  # the deck ran out: the model adds the discard pile then
+            return
+        most = max(most, taken)
+        assert taken <= r, (name, q)
+        assert r == most, (name, q)
+
+
+def _reveal_model(depth: int) -> int:
+    """CP-SAT's status on the crafted position with Calakmul's reveal in this turn's decline
+    phase fixed to `depth` cards, no action and no other effect taking a card before it."""
+    st = _calakmul_position()
+    phase = phase_of(st)
+    assert phase is not None
+    rel = Relaxation(st, phase, RelaxConfig(max_deterministic_time=1.0))
+    v = rel.build()
+    m = rel.model
+    m.clear_hints()  # the fixed reveal below contradicts the model's hint (no reveal)
+    d = next(d for c, i, d in v.effects.reveals if i == 0)
+    m.add(d == depth)
+    m.add(v.turns.searches[0] == 0)
+    m.add(v.turns.excavations[0] == 0)
+    m.add(v.draws.dug_by_effects == 0)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = 5.0
+    return solver.solve(m)
+
+
+def test_calakmul_reveal_in_the_model() -> None:
+    """The engine's reveal from the top takes 10 cards here (the 2nd city is the 10th card): the
+    model admits exactly that much (feasible at 10, infeasible at 11)."""
+    assert _engine_run(_calakmul_position(), 0) == 10
+    assert _reveal_model(10) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    assert _reveal_model(11) == cp_model.INFEASIBLE
+
+
+@pytest.mark.parametrize("deal", ["t1-h1-s0", "t2-h1-s0", "t6-h4-s0"])
+def test_kept_lines_bounded_at_turn_15(deal: str) -> None:
+    """The model's bound at the start of turn 15 of a kept line (with the budget to reach its
+    optimum, where the deck's order binds) is at least the line's VP."""
+    name, root, line = next(x for x in given_lines(LINES) if x[0] == deal)
+    st = root.clone()
+    pos = None
+    for a in line:
+        if st.turn == 15 and pos is None:
+            pos = st.clone()
+        st.apply(a)
+    assert pos is not None and st.feasible()
+    phase = phase_of(pos)
+    assert phase is not None
+    r = Relaxation(pos, phase, RelaxConfig(max_deterministic_time=1.0)).solve()
+    assert not r.infeasible
+    assert r.bound is not None and r.bound >= st.value(), (name, r.bound, st.value())
