@@ -40,6 +40,7 @@ COMPILED = (
     "solver/bounds/bound.py",
     "solver/bounds/simple.py",
     "solver/bounds/reachable.py",
+    "solver/bounds/movers.py",
     "solver/game.py",
 )
 #: What stays interpreted inside those rooms, and why. Everything else of the package is
