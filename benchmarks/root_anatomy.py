@@ -24,6 +24,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ortools.sat.python import cp_model
+
 from benchmarks.prove_from import given_lines
 from puzzles.deal import build_setup, load_cards
 from solver.bounds.cpsat.relaxation import ROOT_CONFIG, Relaxation
@@ -78,8 +80,6 @@ def _cap(r: Relaxation, v: Variables, name: str, value: int) -> None:
 
 def anatomy(st: GameState, dtime: float, caps: list[tuple[str, int]], **cfg: Any) -> dict[str, Any]:
     """Solve the root relaxation and read its best assignment (see the module)."""
-    from ortools.sat.python import cp_model  # lazy: start-up time (OR-Tools)
-
     phase = phase_of(st)
     assert phase is not None
     r = Relaxation(st, phase, replace(ROOT_CONFIG, max_deterministic_time=dtime, **cfg))

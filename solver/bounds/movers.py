@@ -29,11 +29,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from solver.bounds.reachable import LEARN_OPS
 from solver.engine.cards import ARTIFACT, Card, Step, all_steps
 from solver.engine.state import GameState
 from solver.frozen import Frozen
 
-LEARN_OPS: Final = frozenset({"learn", "niches", "gain_held_tech"})
 MOVE_OPS: Final = frozenset({"move", "swap"})
 SET_OFF: Final = frozenset({"create", "learn", "excavate"})  # triggers a Create or Learn sets off
 

@@ -40,10 +40,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from solver.bounds.movers import MoverFacts, mover_facts, phase_entries
+from solver.bounds.movers import MoverFacts, mover_facts, phase_entries, puts_monument
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
 from solver.engine import actions as A
-from solver.engine.cards import ARTIFACT, Card, Step, all_steps
+from solver.engine.cards import ARTIFACT, Card, all_steps
 from solver.engine.conditions import count
 from solver.engine.frames import D_LEARN, F_DECLINE_PHASE
 from solver.engine.setup import turns_for
@@ -53,20 +53,13 @@ from solver.frozen import Frozen
 TIMELINE_PLACES: Final = 12
 OTHER_CAP: Final = 60  # any other counter an end-game rule reads: a generous cap
 LOST_CAP: Final = 200  # lost knowledge declines can still add: a generous cap
-MOVER_OPS: Final = frozenset({"create", "move", "swap"})
-
-
-def _puts_monument(step: Step) -> bool:
-    """Whether `step` can put a monument into a Timeline space: a move or a swap, or a Create
-    that may be of a monument (a Create of an artifact puts it into an artifact space, RULES.md
-    section 5, never into the Timeline)."""
-    return step.op in MOVER_OPS and not (step.op == "create" and step.kind == ARTIFACT)
 
 
 def _is_mover(card: Card) -> bool:
-    """Whether `card` can put a monument into space 1 by an effect (`_puts_monument`), or is
-    Poulnabrone Dolmen (M36: one more Create per Create of a monument)."""
-    return any(_puts_monument(s) for e in card.effects for s in all_steps(e.steps)) or any(
+    """Whether `card` can put a monument into space 1 by an effect (`movers.puts_monument`: a
+    Create of an artifact fills an artifact space, RULES.md section 5, never the Timeline), or
+    is Poulnabrone Dolmen (M36: one more Create per Create of a monument)."""
+    return any(puts_monument(e.steps) for e in card.effects) or any(
         e.special == "poulnabrone" for e in card.effects)
 
 

@@ -49,6 +49,12 @@ def other_depth(facts: FactBook, c: int) -> int:
     return max(0, facts[c].decline.depth - DECK_ALL * len(decline_reveals(facts, c)))
 
 
+def type_positions(st: GameState, kind: int) -> list[int]:
+    """The positions (0 = the top) of the draw pile's cards of type `kind`, ascending."""
+    n = len(st.deck)
+    return [p for p in range(n) if st.book.kinds[st.deck[n - 1 - p]] == kind]
+
+
 def run_steps(st: GameState, kind: int, count: int) -> list[tuple[int, int]]:
     """The step function `R(q)`: the most cards a reveal until `count` cards of type `kind`
     takes off the deck, without a reshuffle, starting with at most `q` cards gone (a maximum
@@ -56,8 +62,7 @@ def run_steps(st: GameState, kind: int, count: int) -> list[tuple[int, int]]:
     From a start with fewer than `count` cards of the type left, it takes the rest of the
     deck (then the discard pile comes back, or the reveal stops: `step_reveal_until`)."""
     n = len(st.deck)
-    kinds = st.book.kinds
-    at = [p for p in range(n) if kinds[st.deck[n - 1 - p]] == kind]
+    at = type_positions(st, kind)
     out: list[tuple[int, int]] = []
     most = 0
     for q in range(n):
@@ -111,8 +116,7 @@ deeper). Encoded with one Boolean per
 def bottom_start(st: GameState, kind: int, count: int) -> int:
     """The first start (cards gone) from which fewer than `count` cards of type `kind` are
     left in the deck: only from there can a reveal until them reach its bottom."""
-    n = len(st.deck)
-    at = [p for p in range(n) if st.book.kinds[st.deck[n - 1 - p]] == kind]
+    at = type_positions(st, kind)
     return at[len(at) - count] + 1 if len(at) >= count else 0
 
 
