@@ -133,12 +133,13 @@ def main(argv: list[str] | None = None) -> int:
     if not n:
         return 0
     earliest = [r["earliest"] for r in results]
+    last = [r["last_turn"] for r in results]
     never = 99  # a line proven from no turn ranks after every turn
-    median = statistics.median(never if e is None else e for e in earliest)  # type: ignore[misc]
-    last_ok = sum(1 for r in results if r["earliest"] is not None
-                  and r["earliest"] <= r["last_turn"])  # type: ignore[operator]
-    before_ok = sum(1 for r in results if r["earliest"] is not None
-                    and r["earliest"] <= r["last_turn"] - 1)  # type: ignore[operator]
+    turns = [e if isinstance(e, int) else never for e in earliest]
+    lasts = [t if isinstance(t, int) else never for t in last]
+    median = statistics.median(turns)
+    last_ok = sum(1 for e, t in zip(turns, lasts, strict=True) if e <= t)
+    before_ok = sum(1 for e, t in zip(turns, lasts, strict=True) if e <= t - 1)
     print(f"lines: {n}; proven from the start of the last turn: {last_ok}/{n} "
           f"({100 * last_ok / n:.0f}%); from the turn before: {before_ok}/{n} "
           f"({100 * before_ok / n:.0f}%); median earliest turn proven: "
