@@ -27,9 +27,12 @@ LINES = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "sessi
 DECK_TOP = ["M1", "P1", "A1", "M2", "P2", "C2", "M3", "P3", "A2", "C3", "M4"]  # cities at 5, 9
 
 
-def _calakmul_position() -> GameState:
+DEEPER_TOP = ["C2", "C3", "M1", "P1", "A1", "M2", "P2", "C4", "M3", "C5", "M4"]  # 0, 1, 7, 9
+
+
+def _calakmul_position(top: list[str] = DECK_TOP) -> GameState:
     return position(hand=["C1"], timeline={1: ["P33"]}, tokens={"P33": 0}, turn=16,
-                    time_space=1, deck_top=DECK_TOP)
+                    time_space=1, deck_top=top)
 
 
 def _engine_run(st: GameState, start: int) -> int | None:
@@ -68,10 +71,11 @@ def test_run_steps_match_the_engine(turn: int) -> None:
         assert r == most, (name, q)
 
 
-def _reveal_model(depth: int) -> int:
+def _reveal_model(depth: int, top: list[str] = DECK_TOP, searches: int = 0) -> int:
     """CP-SAT's status on the crafted position with Calakmul's reveal in this turn's decline
-    phase fixed to `depth` cards, no action and no other effect taking a card before it."""
-    st = _calakmul_position()
+    phase fixed to `depth` cards, `searches` Searches and no other action or effect taking a
+    card before it."""
+    st = _calakmul_position(top)
     phase = phase_of(st)
     assert phase is not None
     rel = Relaxation(st, phase, RelaxConfig(max_deterministic_time=1.0))
@@ -80,7 +84,7 @@ def _reveal_model(depth: int) -> int:
     m.clear_hints()  # the fixed reveal below contradicts the model's hint (no reveal)
     d = next(d for c, i, d in v.effects.reveals if i == 0)
     m.add(d == depth)
-    m.add(v.turns.searches[0] == 0)
+    m.add(v.turns.searches[0] == searches)
     m.add(v.turns.excavations[0] == 0)
     m.add(v.draws.dug_by_effects == 0)
     solver = cp_model.CpSolver()
@@ -95,6 +99,16 @@ def test_calakmul_reveal_in_the_model() -> None:
     assert _engine_run(_calakmul_position(), 0) == 10
     assert _reveal_model(10) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     assert _reveal_model(11) == cp_model.INFEASIBLE
+
+
+def test_calakmul_reveal_after_searches() -> None:
+    """Two Searches first: the reveal starts at the 3rd card and takes 8 (to the 2nd city after
+    it, the 10th card), more than from the top (2): the model's cap, scaled by Calakmul's
+    decline (`bound_reveals`), still admits exactly that much (feasible at 8, not at 9)."""
+    st = _calakmul_position(DEEPER_TOP)
+    assert _engine_run(st, 0) == 2 and _engine_run(st, 2) == 8
+    assert _reveal_model(8, DEEPER_TOP, 2) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    assert _reveal_model(9, DEEPER_TOP, 2) == cp_model.INFEASIBLE
 
 
 @pytest.mark.parametrize("deal", ["t1-h1-s0", "t2-h1-s0", "t6-h4-s0"])
