@@ -5,7 +5,8 @@ the Excavates' draws bounded.
 deck: never below what the engine takes (soundness), and equal to the most over the starts up
 to there (the step function is exact). A crafted position where Calakmul declines this turn:
 the model admits the engine's reveal and no more. The kept lines at turn 15 (the model's
-optimum, not only its LP bound, within the budget) still bound the line's VP.
+optimum, not only its LP bound, within the budget; and with a node's budget) still bound the
+line's VP.
 """
 
 from __future__ import annotations
@@ -111,10 +112,12 @@ def test_calakmul_reveal_after_searches() -> None:
     assert _reveal_model(9, DEEPER_TOP, 2) == cp_model.INFEASIBLE
 
 
+@pytest.mark.parametrize("dtime", [1.0, 0.1])
 @pytest.mark.parametrize("deal", ["t1-h1-s0", "t2-h1-s0", "t6-h4-s0"])
-def test_kept_lines_bounded_at_turn_15(deal: str) -> None:
+def test_kept_lines_bounded_at_turn_15(deal: str, dtime: float) -> None:
     """The model's bound at the start of turn 15 of a kept line (with the budget to reach its
-    optimum, where the deck's order binds) is at least the line's VP."""
+    optimum, where the deck's order binds; and with a node's budget, where CP-SAT runs its
+    lower-bound tree search, `RelaxConfig.lb_tree_turns`) is at least the line's VP."""
     name, root, line = next(x for x in given_lines(LINES) if x[0] == deal)
     st = root.clone()
     pos = None
@@ -125,6 +128,8 @@ def test_kept_lines_bounded_at_turn_15(deal: str) -> None:
     assert pos is not None and st.feasible()
     phase = phase_of(pos)
     assert phase is not None
-    r = Relaxation(pos, phase, RelaxConfig(max_deterministic_time=1.0)).solve()
+    rel = Relaxation(pos, phase, RelaxConfig(max_deterministic_time=dtime))
+    assert rel.lb_tree() == (dtime <= 0.5)
+    r = rel.solve()
     assert not r.infeasible
     assert r.bound is not None and r.bound >= st.value(), (name, r.bound, st.value())
