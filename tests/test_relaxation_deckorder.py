@@ -104,8 +104,9 @@ def test_calakmul_reveal_in_the_model() -> None:
 
 def test_calakmul_reveal_after_searches() -> None:
     """Two Searches first: the reveal starts at the 3rd card and takes 8 (to the 2nd city after
-    it, the 10th card), more than from the top (2): the model's cap, scaled by Calakmul's
-    decline (`bound_reveals`), still admits exactly that much (feasible at 8, not at 9)."""
+    it, the 10th card), more than from the top (2): the model's cap (`bound_reveals`, the
+    step function at the start the Searches reach) admits exactly that much (feasible at 8,
+    not at 9)."""
     st = _calakmul_position(DEEPER_TOP)
     assert _engine_run(st, 0) == 2 and _engine_run(st, 2) == 8
     assert _reveal_model(8, DEEPER_TOP, 2) in (cp_model.OPTIMAL, cp_model.FEASIBLE)

@@ -31,15 +31,7 @@ from bisect import bisect_left
 from solver.bounds.cpsat.context import Context, LinExpr
 from solver.bounds.cpsat.facts import FactBook
 from solver.bounds.cpsat.resources import DECK_ALL, HAND_LIMIT
-from solver.bounds.cpsat.schedule import END
-from solver.bounds.cpsat.variables import (
-    Draws,
-    Effects,
-    Monuments,
-    RunningTotals,
-    TurnActions,
-    Var,
-)
+from solver.bounds.cpsat.variables import Draws, Effects, RunningTotals, TurnActions, Var
 from solver.engine.cards import all_steps
 from solver.engine.state import GameState
 
@@ -82,8 +74,8 @@ def run_steps(st: GameState, kind: int, count: int) -> list[tuple[int, int]]:
     return out or [(0, 0)]
 
 
-def bound_reveals(ctx: Context, monuments: Monuments, effects: Effects, totals: RunningTotals,
-                  draws: Draws, reshuffle: Var | None) -> None:
+def bound_reveals(ctx: Context, effects: Effects, totals: RunningTotals, draws: Draws,
+                  reshuffle: Var | None) -> None:
     """Relaxation 4 (see the module): a decline reveal until a type in slot `i` starts with
     at most the cards every other take has removed by then gone (the actions' draws through
     slot `i`, every decline effect's cards through it, every other effect's cards at any
@@ -91,15 +83,7 @@ def bound_reveals(ctx: Context, monuments: Monuments, effects: Effects, totals: 
     deck's step function (`run_steps`), plus its effect's other steps, unless the discard
     pile comes back (`reshuffle`; then the whole of it, only from a start at `bottom_start` or
 deeper). Encoded with one Boolean per
-    breakpoint (``z_j``: the start reaches ``q_j``, so ``before >= q_j z_j``).
-
-    The cap is scaled by `v`, the card's decline in slot `i` (0 or 1: a card declines at most
-    once, `fates.choose_fates`): ``d <= (R(0) + other) v + sum_j (R(q_j) - R(q_{j-1})) z_j
-    (+ builders w)`` with ``z_1 <= v`` and ``w <= v``. Where the card declines there (``v =
-    1``) the rows are those above; where it does not (``v = 0``) there is no reveal (``d = 0``,
-    `effects.activate_effects` already has ``d <= depth v``) and every ``z``, ``w`` can be 0:
-    no reveal of the engine is cut off. It only keeps the linear relaxation from paying a
-    fraction of the decline for the whole reveal."""
+    breakpoint (``z_j``: the start reaches ``q_j``, so ``before >= q_j z_j``)."""
     st, m = ctx.state, ctx.model
     builders = len(st.deck) + len(st.discard)
     for c, i, d in effects.reveals:
@@ -110,29 +94,23 @@ deeper). Encoded with one Boolean per
         other = other_depth(ctx.facts, c)
         before = totals.dug[i] + draws.dug_by_effects - d + other
         breaks = run_steps(st, kind, count)
-        v = declines_in(monuments, c, i)
-        cap: LinExpr = (breaks[0][1] + other) * v
+        cap: LinExpr = breaks[0][1] + other
         prev_z: Var | None = None
         for j in range(1, len(breaks)):
             q, r = breaks[j]
             z = m.new_bool_var(f"reveal_from_{ctx.cards[c].code}_{i}_{q}")
             m.add(before >= q * z)
-            m.add(z <= (v if prev_z is None else prev_z))
+            if prev_z is not None:
+                m.add(z <= prev_z)
             prev_z = z
             cap = cap + (r - breaks[j - 1][1]) * z
         if reshuffle is not None:  # through the bottom: only from a start at `bottom` or deeper
             w = m.new_bool_var(f"reveal_through_{ctx.cards[c].code}_{i}")
             m.add(before >= bottom_start(st, kind, count) * w)
             m.add(w <= reshuffle)
-            m.add(w <= v)
             cap = cap + builders * w
         m.add(d <= cap)
         m.add_hint(d, 0)  # a first solution sooner (the plan of a short call): no reveal
-
-
-def declines_in(monuments: Monuments, c: int, i: int) -> LinExpr:
-    """Monument `c`'s decline in slot `i`'s decline phase (0 or 1)."""
-    return sum(v for f, v in monuments.fate[c].items() if f != END and f[1] == i)
 
 
 def bottom_start(st: GameState, kind: int, count: int) -> int:

@@ -279,7 +279,7 @@ class Relaxation:
         draws = effect_draws(ctx, effects)
         declines = declines_by_slot(ctx, monuments)
         totals = running_totals(ctx, turns, declines, draws)
-        bound_reveals(ctx, monuments, effects, totals, draws, reshuffle)  # relaxation 4: the deck's order
+        bound_reveals(ctx, effects, totals, draws, reshuffle)  # relaxation 4: the deck's order
         limit_excavated(ctx, turns)
         past = past_by_turn(ctx, monuments, effects, totals.declined)
         gate_timeline_effects(ctx, effects, past)
