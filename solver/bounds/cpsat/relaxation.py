@@ -181,9 +181,9 @@ class RelaxConfig:
     # the proven bound rather than to find solutions) when this many turns remain and the
     # budget is at most `lb_tree_budget` deterministic s. With 2 turns left the budget goes
     # into the root LP's cut rounds (the model's optimum is far lower: 1.14 x VP at 5.0 s on
-    # the 24 kept lines at turn 15, 1.27 at 1.0 s, 1.68 at 0.1 s). Measured there (session 7,
-    # mean bound / line VP, off -> on): turn 15 at 0.1 s 1.68 -> 1.61, at 0.3 s 1.62 -> 1.53,
-    # at 1.0 s 1.27 -> 1.35 (hence the budget cap); turn 14 at 0.1 s 2.40 -> 2.33; turn 16
+    # the 24 kept lines at turn 15, 1.27 at 1.0 s, 1.69 at 0.1 s). Measured there (session 7,
+    # mean bound / line VP, off -> on): turn 15 at 0.1 s 1.69 -> 1.61, at 0.3 s 1.64 -> 1.54,
+    # at 1.0 s 1.27 -> ~1.35 (hence the budget cap); turn 14 at 0.1 s 2.39 -> 2.32; turn 16
     # at 0.1 s 1.038 -> 1.040 (hence not with 1 turn left). The root is not affected.
     lb_tree_turns: tuple[int, ...] = (2, 3)
     lb_tree_budget: float = 0.5
