@@ -2,7 +2,7 @@
 what holds the root bound up).
 
     python -m benchmarks.root_anatomy [--deals 1:1,2:3] [--dtime 1.0]
-        [--lines benchmarks/lines/session5-t60.jsonl] [--cap past.any=20 ...]
+        [--lines benchmarks/lines/session5-t60.jsonl] [--cap past.any=20 ...] [--turn 15]
 
 Per deal (trial x premade hand, seed 0): CP-SAT's proven bound and best assignment of the root
 relaxation (`ROOT_CONFIG` with `--dtime` deterministic seconds), that assignment's five score
@@ -13,8 +13,22 @@ draws and their largest sources), and the same rows of the deal's line in `--lin
 ``solve_table --out`` file). `--cap counter=value` adds ``counter <= value`` on the final
 counters (``past.any``, ``techs.any``, ...) or on ``created`` (monuments created),
 ``learned``, ``draws`` (effect draws), ``moves`` (move/swap activations' gains) or
-``granted`` (granted monument Creates, Poulnabrone's included): a what-if, NOT a sound bound,
-that measures how much of the bound a quantity holds up.
+``granted`` (granted monument Creates, Poulnabrone's included) or ``effect_depth`` (builder
+cards effects take off the deck, `cardflow.effect_draws`): a what-if, NOT a sound bound, that
+measures how much of the bound a quantity holds up. With `--turn N`, the same at the start of
+turn N of each deal's line instead of the root (`--dtime 0.1` is a node's budget there), with
+the deck rows: the deepest deck position of a card the assignment creates, the cards dug by
+actions and by effects, and the effect draws' largest sources; the rows "line" are then the
+whole line's (its final position).
+
+Session 7's finding at turn 15 (2 turns left) of the 24 kept lines: the bound at a node's
+budget (0.1 deterministic s) is the root LP's after its cut rounds, far above the model's
+optimum (mean bound / line VP 1.14 at 5.0 s, 1.61 at 0.1 s). Fixing groups of variables to
+the optimum's values (6 lines, 0.1 s) closes the whole gap with the effect depth alone
+(``Draws.dug_by_effects``), not with the deck dug by actions and declines; the same cap as
+``--cap effect_depth=K`` on all 24 lines at 0.1 s gives 1.14 (K = 12), 1.17 (24), 1.32 (40):
+the effect depth is what a sound constraint has to bind (the assignments at 5.0 s dig at
+most ~12 cards by effects and create nothing deeper than position ~11).
 """
 
 from __future__ import annotations
@@ -59,6 +73,16 @@ def line_rows(root: GameState, line: list[int]) -> dict[str, float]:
             "learn_actions": float(acts.get(A.ACT_LEARN, 0))}
 
 
+def turn_start(root: GameState, line: list[int], turn: int) -> GameState:
+    """The position at the start of `turn` on a line (the root if the line starts later)."""
+    st = root.clone()
+    for a in line:
+        if st.turn >= turn:
+            break
+        st.apply(a)
+    return st
+
+
 def _cap(r: Relaxation, v: Variables, name: str, value: int) -> None:
     """A what-if cap (see the module): not a rule of the game."""
     m = r.model
@@ -73,6 +97,8 @@ def _cap(r: Relaxation, v: Variables, name: str, value: int) -> None:
         expr = v.effects.gains["moves"]
     elif name == "granted":
         expr = v.effects.gains["create_mon"] + v.specials.poulnabrone
+    elif name == "effect_depth":
+        expr = v.draws.dug_by_effects
     else:
         expr = v.counters.values[name]
     m.add(expr <= value)
@@ -107,6 +133,9 @@ def anatomy(st: GameState, dtime: float, caps: list[tuple[str, int]], **cfg: Any
     past_vp = sum(cards[c].vp for c in past) + sum(cards[c].vp for c in st.past)
     tech_vp = sum(cards[t].vp for t in learned) + sum(cards[t].vp for t in st.techs)
     vp = s.objective_value
+    made = [c for c in mons.new if any(val(x) for x in mons.fate[c].values())] + [
+        a for a in v.artifacts.new if val(v.artifacts.first_created[a])]
+    deepest = max((r.reach.positions[c] for c in made), default=-1)
     draws = sorted(((k * val(a), cards[c].code if c >= 0 else "chest", moment)
                     for c, moment, k, a, _ in v.effects.drawing if val(a)), reverse=True)
     learns = sorted(((k * val(a), cards[c].code if c >= 0 else "chest", moment)
@@ -126,6 +155,8 @@ def anatomy(st: GameState, dtime: float, caps: list[tuple[str, int]], **cfg: Any
         "declines": [sum(val(x) for c in mons.cards for f, x in mons.fate[c].items()
                          if f != END and f[1] == j) for j in range(r.context.n_slots)],
         "top_draws": draws[:5], "top_learns": learns[:5],
+        "deepest": deepest, "dug_by_actions": val(v.totals.dug[-1]),
+        "effect_depth": val(v.draws.dug_by_effects),
     })
     return out
 
@@ -142,6 +173,8 @@ def main() -> None:
     parser.add_argument("--dtime", type=float, default=ROOT_CONFIG.max_deterministic_time)
     parser.add_argument("--lines", type=Path, default=LINES)
     parser.add_argument("--cap", action="append", default=[], help="counter=value (what-if)")
+    parser.add_argument("--turn", type=int, default=None,
+                        help="at the start of this turn of each deal's line (not the root)")
     args = parser.parse_args()
     caps = [(c.split("=")[0], int(c.split("=")[1])) for c in args.cap]
     lines = {name: (root, line) for name, root, line in given_lines(args.lines)} \
@@ -151,9 +184,13 @@ def main() -> None:
     for item in args.deals.split(","):
         trial, hand = (int(x) for x in item.split(":"))
         st = new_game(build_setup(book, card_sets, hand=str(hand), seed=0, trial=trial), book)
+        real = lines.get(f"t{trial}-h{hand}-s0")
+        if args.turn is not None:
+            if real is None:
+                continue
+            st = turn_start(*real, args.turn)
         a = anatomy(st, args.dtime, caps)
         print(f"T{trial} H{hand}: bound {a['bound']:.0f} ({a['status']})")
-        real = lines.get(f"t{trial}-h{hand}-s0")
         r = line_rows(*real) if real else {}
         sums.setdefault("bound", []).append(a["bound"])
         if "vp" in a:
@@ -167,6 +204,8 @@ def main() -> None:
                 "created", "artifacts", "granted_creates", "poulnabrone", "granted_learns",
                 "effect_draws", "moves")))
             print(f"  declines per turn {a['declines']}")
+            print(f"  deepest deck position created {a['deepest']} (deck {len(st.deck)}), "
+                  f"dug by actions {a['dug_by_actions']}, by effects {a['effect_depth']}")
             print(f"  most draws (cards x activations) {a['top_draws']}")
             print(f"  most granted Learns {a['top_learns']}")
     print("mean: " + "  ".join(f"{k} {sum(x) / len(x):.1f}" for k, x in sums.items()))

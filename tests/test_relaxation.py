@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hst
 from typer.testing import CliRunner
 
+from benchmarks.prove_from import given_lines
 from cli.app import app
 from puzzles.cardsets import load_book
 from puzzles.chests import load_chests
@@ -41,6 +42,8 @@ from solver.search.exhaustive import SearchConfig, search
 from solver.search.status import Status
 from solver.solve import SolveConfig, solve
 from tests.builder import book, idx, play, position
+
+KEPT_LINES = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "session5-t60.jsonl"
 
 EXACT_NODES = 5_000  # most generated positions are searched through within this
 GOALS = ("", "", "", "", "", "", "А", "Г", "Д", "Е", "О", "В", "Л", "П")  # met and missed
@@ -116,6 +119,7 @@ def check_sound(seed: int) -> None:
 
 
 # ------------------------------------------------------------------ the schedule
+
 
 def test_schedule_of_a_new_game() -> None:
     """16 turns from space 4 (RULES.md section 4); the time card is in space 1 at the decline
@@ -363,6 +367,23 @@ def test_node_bound_uses_cpsat_only_near_the_end() -> None:
     assert CpsatBound().upper_bound(early) == simple_upper_bound(early)
     late = endgame(4)
     assert CpsatBound().upper_bound(late) <= simple_upper_bound(late)
+
+
+def test_lb_tree_search_near_the_end_at_small_budgets() -> None:
+    """CP-SAT's lower-bound tree search (`RelaxConfig.lb_tree_turns`): with 2 or 3 turns left
+    at a node's budget; not with 1 turn left, not at the root, not at the root's budget."""
+    _, root, line = given_lines(KEPT_LINES)[0]
+    st = root.clone()
+    starts = {}
+    for a in line:
+        if st.turn not in starts:
+            starts[st.turn] = st.clone()
+        st.apply(a)
+    for turn, pos in [(1, root)] + [(t, starts[t]) for t in (14, 15, 16)]:
+        phase = phase_of(pos)
+        assert phase is not None
+        assert Relaxation(pos, phase, RelaxConfig()).lb_tree() == (turn in (14, 15)), turn
+        assert not Relaxation(pos, phase, RelaxConfig(max_deterministic_time=1.0)).lb_tree()
 
 
 def test_solver_switch() -> None:

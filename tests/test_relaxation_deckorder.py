@@ -5,7 +5,8 @@ the Excavates' draws bounded.
 deck: never below what the engine takes (soundness), and equal to the most over the starts up
 to there (the step function is exact). A crafted position where Calakmul declines this turn:
 the model admits the engine's reveal and no more. The kept lines at turn 15 (the model's
-optimum, not only its LP bound, within the budget) still bound the line's VP.
+optimum, not only its LP bound, within the budget; and with a node's budget) still bound the
+line's VP.
 """
 
 from __future__ import annotations
@@ -27,9 +28,12 @@ LINES = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "sessi
 DECK_TOP = ["M1", "P1", "A1", "M2", "P2", "C2", "M3", "P3", "A2", "C3", "M4"]  # cities at 5, 9
 
 
-def _calakmul_position() -> GameState:
+DEEPER_TOP = ["C2", "C3", "M1", "P1", "A1", "M2", "P2", "C4", "M3", "C5", "M4"]  # 0, 1, 7, 9
+
+
+def _calakmul_position(top: list[str] = DECK_TOP) -> GameState:
     return position(hand=["C1"], timeline={1: ["P33"]}, tokens={"P33": 0}, turn=16,
-                    time_space=1, deck_top=DECK_TOP)
+                    time_space=1, deck_top=top)
 
 
 def _engine_run(st: GameState, start: int) -> int | None:
@@ -68,10 +72,11 @@ def test_run_steps_match_the_engine(turn: int) -> None:
         assert r == most, (name, q)
 
 
-def _reveal_model(depth: int) -> int:
+def _reveal_model(depth: int, top: list[str] = DECK_TOP, searches: int = 0) -> int:
     """CP-SAT's status on the crafted position with Calakmul's reveal in this turn's decline
-    phase fixed to `depth` cards, no action and no other effect taking a card before it."""
-    st = _calakmul_position()
+    phase fixed to `depth` cards, `searches` Searches and no other action or effect taking a
+    card before it."""
+    st = _calakmul_position(top)
     phase = phase_of(st)
     assert phase is not None
     rel = Relaxation(st, phase, RelaxConfig(max_deterministic_time=1.0))
@@ -80,7 +85,7 @@ def _reveal_model(depth: int) -> int:
     m.clear_hints()  # the fixed reveal below contradicts the model's hint (no reveal)
     d = next(d for c, i, d in v.effects.reveals if i == 0)
     m.add(d == depth)
-    m.add(v.turns.searches[0] == 0)
+    m.add(v.turns.searches[0] == searches)
     m.add(v.turns.excavations[0] == 0)
     m.add(v.draws.dug_by_effects == 0)
     solver = cp_model.CpSolver()
@@ -97,10 +102,23 @@ def test_calakmul_reveal_in_the_model() -> None:
     assert _reveal_model(11) == cp_model.INFEASIBLE
 
 
+def test_calakmul_reveal_after_searches() -> None:
+    """Two Searches first: the reveal starts at the 3rd card and takes 8 (to the 2nd city after
+    it, the 10th card), more than from the top (2): the model's cap (`bound_reveals`, the
+    step function at the start the Searches reach) admits exactly that much (feasible at 8,
+    not at 9)."""
+    st = _calakmul_position(DEEPER_TOP)
+    assert _engine_run(st, 0) == 2 and _engine_run(st, 2) == 8
+    assert _reveal_model(8, DEEPER_TOP, 2) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    assert _reveal_model(9, DEEPER_TOP, 2) == cp_model.INFEASIBLE
+
+
+@pytest.mark.parametrize("dtime", [1.0, 0.1])
 @pytest.mark.parametrize("deal", ["t1-h1-s0", "t2-h1-s0", "t6-h4-s0"])
-def test_kept_lines_bounded_at_turn_15(deal: str) -> None:
+def test_kept_lines_bounded_at_turn_15(deal: str, dtime: float) -> None:
     """The model's bound at the start of turn 15 of a kept line (with the budget to reach its
-    optimum, where the deck's order binds) is at least the line's VP."""
+    optimum, where the deck's order binds; and with a node's budget, where CP-SAT runs its
+    lower-bound tree search, `RelaxConfig.lb_tree_turns`) is at least the line's VP."""
     name, root, line = next(x for x in given_lines(LINES) if x[0] == deal)
     st = root.clone()
     pos = None
@@ -111,6 +129,8 @@ def test_kept_lines_bounded_at_turn_15(deal: str) -> None:
     assert pos is not None and st.feasible()
     phase = phase_of(pos)
     assert phase is not None
-    r = Relaxation(pos, phase, RelaxConfig(max_deterministic_time=1.0)).solve()
+    rel = Relaxation(pos, phase, RelaxConfig(max_deterministic_time=dtime))
+    assert rel.lb_tree() == (dtime <= 0.5)
+    r = rel.solve()
     assert not r.infeasible
     assert r.bound is not None and r.bound >= st.value(), (name, r.bound, st.value())

@@ -4,7 +4,10 @@ bound (it is a cap, not a rule: the module says so)."""
 
 from __future__ import annotations
 
-from benchmarks.root_anatomy import anatomy, line_rows
+from pathlib import Path
+
+from benchmarks.prove_from import given_lines
+from benchmarks.root_anatomy import anatomy, line_rows, turn_start
 from tests.test_relaxation_timed import LINES, _root
 
 ROWS = ("past_vp", "endgame", "tech_vp", "timeline")
@@ -27,3 +30,17 @@ def test_root_assignment_rows_and_a_cap() -> None:
     capped = anatomy(st, 1.0, [("past.any", 13)])
     assert capped["bound"] < a["bound"] - 50
     assert capped.get("past", 13) <= 13
+
+
+def test_turn_start_rows_and_the_effect_depth_cap() -> None:
+    """At the start of turn 15 of a kept line: the deck rows are read, and the what-if cap on
+    the effect depth holds in the assignment and does not raise the bound."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "session5-t60.jsonl"
+    _, root, line = next(x for x in given_lines(path) if x[0] == "t2-h3-s0")
+    st = turn_start(root, line, 15)
+    assert st.turn == 15
+    a = anatomy(st, 2.0, [])
+    capped = anatomy(st, 2.0, [("effect_depth", 0)])
+    assert "vp" in capped and capped["effect_depth"] == 0
+    assert capped["bound"] <= a["bound"]
+    assert -1 <= a["deepest"] < len(st.deck)

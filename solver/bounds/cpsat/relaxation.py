@@ -177,6 +177,16 @@ class RelaxConfig:
     # timed with this (lower on 22 of 24 lines, bounds summed 2879 -> 2768); at 0.1 s it
     # does not pay (1.77 untimed, 1.88); at 0.2 s, 1.76 -> 1.72: the budget decides.
     hand_by_turn: bool = True
+    # CP-SAT's lower-bound tree search (`optimize_with_lb_tree_search`: it branches to raise
+    # the proven bound rather than to find solutions) when this many turns remain and the
+    # budget is at most `lb_tree_budget` deterministic s. With 2 turns left the budget goes
+    # into the root LP's cut rounds (the model's optimum is far lower: 1.14 x VP at 5.0 s on
+    # the 24 kept lines at turn 15, 1.27 at 1.0 s, 1.69 at 0.1 s). Measured there (session 7,
+    # mean bound / line VP, off -> on): turn 15 at 0.1 s 1.69 -> 1.61, at 0.3 s 1.64 -> 1.54,
+    # at 1.0 s 1.27 -> ~1.35 (hence the budget cap); turn 14 at 0.1 s 2.39 -> 2.32; turn 16
+    # at 0.1 s 1.038 -> 1.040 (hence not with 1 turn left). The root is not affected.
+    lb_tree_turns: tuple[int, ...] = (2, 3)
+    lb_tree_budget: float = 0.5
 
 
 ROOT_CONFIG = RelaxConfig(max_deterministic_time=1.0)
@@ -339,6 +349,7 @@ class Relaxation:
         if max_seconds is not None:
             p.max_time_in_seconds = max(0.001, max_seconds)
         p.symmetry_level = self.config.symmetry
+        p.optimize_with_lb_tree_search = self.lb_tree()
         if stop is None:
             code = solver.solve(self.model)
         else:
@@ -368,6 +379,12 @@ class Relaxation:
                        techs=tuple(t for t in techs.learnable
                                    if solver.boolean_value(techs.learned[t])),
                        optimal=code == cp_model.OPTIMAL, stats=stats)
+
+    def lb_tree(self) -> bool:
+        """Whether CP-SAT runs its lower-bound tree search (see `RelaxConfig.lb_tree_turns`)."""
+        cfg = self.config
+        return (self.context.n_slots in cfg.lb_tree_turns
+                and cfg.max_deterministic_time <= cfg.lb_tree_budget)
 
     def _plan(self, solver: cp_model.CpSolver, variables: Variables) -> tuple[PlanStep, ...]:
         """The creations of the model's assignment, each at the turn and space that reach its
