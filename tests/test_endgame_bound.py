@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.bounds.reachable import ReachMemo, _in_flight, lost_needed, reach
+from solver.bounds.reachable import ReachMemo, in_flight, lost_needed, reach
 from solver.bounds.simple import decline_phases_left, pool_facts, simple_upper_bound
 from solver.engine import actions as A
 from solver.engine.flow import settle
@@ -58,8 +58,8 @@ def test_queued_effect_whose_condition_cannot_hold_brings_nothing() -> None:
     st = _last_turn_with_ishibutai(4)
     m29 = idx(st, "M29")
     st.stack = [*st.stack[:-1], (D_ORDER, ((m29, 0), (m29, 0)), True)]
-    assert _in_flight(st, ReachMemo(), 4)[0][3] == 0
-    assert _in_flight(st, ReachMemo(), 5)[0][3] == 2
+    assert in_flight(st, ReachMemo(), 4)[0][3] == 0
+    assert in_flight(st, ReachMemo(), 5)[0][3] == 2
 
 
 
