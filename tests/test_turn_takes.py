@@ -14,12 +14,13 @@ import pytest
 from benchmarks.prove_from import given_lines
 from solver.bounds.reachable import UNBOUNDED, ReachMemo
 from solver.bounds.simple import (
+    _in_play_by_the_end,
     last_decline_now,
     pool_facts,
     simple_upper_bound,
     taken_before_timeline,
 )
-from solver.bounds.takes import enterable, late_creates
+from solver.bounds.takes import enterable, enters_after_actions, late_creates
 from solver.engine.flow import RULES
 from solver.engine.frames import D_ACTION, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE, Frame
 from solver.engine.state import GameState
@@ -107,10 +108,10 @@ def test_taken_at_least_the_cards_taken_on_kept_lines(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(40))
 def test_taken_at_least_the_cards_taken_on_generated_positions(seed: int) -> None:
-    """The same from generated end-game positions (`tests.test_relaxation.endgame`)."""
+    """The same from generated end-game positions (`tests.test_relaxation.endgame`: turn 15 or
+    16)."""
     st = endgame(seed)
-    if st.turn == 15:
-        assert _check_random_line(st, seed) > 0
+    assert _check_random_line(st, seed) > 0
 
 
 def test_kept_lines_bounded_from_turn_12() -> None:
@@ -187,3 +188,42 @@ def test_bound_at_least_the_optimum(hand: list[str], space1: list[str], deck_top
     assert facts.takes is not None
     assert taken_before_timeline(st, facts, facts.takes, ReachMemo()) < UNBOUNDED
     assert simple_upper_bound(st, facts) >= res.value
+
+
+def _turn16(deck_top: list[str], discard: tuple[str, ...] = (), artifacts: tuple[str, ...] = (),
+            techs: tuple[str, ...] = ("T1", "T2", "T5")) -> GameState:
+    return position(hand=["C4"], timeline={2: ["C3"]}, past=["P1", "M3"], lost=5,
+                    artifacts=artifacts, techs=techs, time_space=1, time_visits=2, turn=16,
+                    deck_top=deck_top, discard=discard, tiles=[None] * 9)
+
+
+def test_last_turn_counts_only_cards_that_can_enter_play() -> None:
+    """The last turn: Timbuktu (C12: discard lost knowledge when created) on the deck's top may
+    be drawn by a Search and created; in the discard pile it never enters play, so its removal
+    is not counted (`_in_play_by_the_end`). Either way the bound is at least the optimum."""
+    top = _turn16(["C12"])
+    deep = _turn16([], discard=("C12",))
+    facts = pool_facts(top)
+    assert facts.takes is not None
+    for st in (top, deep):
+        assert not last_decline_now(st)
+        res = search(st.clone(), SearchConfig(max_nodes=400_000), game=PlainGame())
+        assert res.status is Status.OPTIMAL and res.value is not None
+        assert simple_upper_bound(st, facts) >= res.value
+    timbuktu = idx(top, "C12")
+    near, far = _in_play_by_the_end(top, facts, None), _in_play_by_the_end(deep, facts, None)
+    assert near is not None and timbuktu in near
+    assert far is not None and timbuktu not in far
+    assert simple_upper_bound(deep, facts) <= simple_upper_bound(top, facts)
+
+
+def test_a_timeline_learn_may_bring_a_card_into_play() -> None:
+    """Michaux Stone (A33) learns in the Timeline phase: while Ancient Greek (T22: creates an
+    artifact from the deck's top) may be learned, a card may enter play after the action phase
+    and the last turn's count is off; once it is learned, on."""
+    facts = pool_facts(_turn16([]))
+    assert facts.takes is not None
+    memo = ReachMemo()
+    for techs, after in (((), True), (("T22",), False)):
+        st = _turn16([], artifacts=("A33",), techs=("T1", "T2", *techs))
+        assert enters_after_actions(st, facts.takes, enterable(st, 0), memo) is after

@@ -26,6 +26,10 @@ score sheet (RULES.md section 7), the most each row can still reach:
   so it ends at least at its current value less every removal still reachable
   (`solver.bounds.reachable`), and never below 0.
 
+* In the last turn, the counts of `solver.bounds.reachable` read only the builder cards that may
+  be in play before the game ends, when no card can enter play after the action phase
+  (`_in_play_by_the_end`): a card out of play acts only once created, from the hand.
+
 * After the last decline, a technology whose requirement asks for more lost knowledge than there
   is now is left out of the candidates (`_learnable_later`): lost knowledge then never grows
   (section 4C step 2, D22), and every way a technology still enters the collection checks its
@@ -46,7 +50,14 @@ from typing import Final
 
 from solver.bounds.movers import MoverFacts, mover_facts, phase_entries, puts_monument
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
-from solver.bounds.takes import TakeTable, action_takes, enterable, late_creates, take_table
+from solver.bounds.takes import (
+    TakeTable,
+    action_takes,
+    enterable,
+    enters_after_actions,
+    late_creates,
+    take_table,
+)
 from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Card, all_steps
 from solver.engine.conditions import count
@@ -241,7 +252,8 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     near, late = future, 0
     if declines and facts.takes is not None and last_decline_now(st):
         near, declines, late = _decliners_this_turn(st, facts, facts.takes, future, declines, memo)
-    r = reach(st, facts.activators, phases, facts.poulnabrone, memo)
+    r = reach(st, facts.activators, phases, facts.poulnabrone, memo,
+              present=_in_play_by_the_end(st, facts, memo) if not phases else None)
     learns_left = r.learns
     known_techs = set(st.techs)
     later = _learnable_later(st, facts) if phases == 0 else None
@@ -307,6 +319,25 @@ def _decliners_this_turn(st: GameState, facts: PoolFacts, table: TakeTable, futu
     if entered is None:
         entered = sum(1 for c in near if c in facts.movers)
     return near, min(declines, len(near) + late, 2 + entered + late), late
+
+
+def _in_play_by_the_end(st: GameState, facts: PoolFacts, memo: ReachMemo | None) -> set[int] | None:
+    """In the last turn: the builder cards that may be in play before the game ends, or None
+    (no restriction). The game ends at the start of this turn's decline phase (D8), so after the
+    action phase only the Timeline phase runs; when no card can enter play then
+    (`solver.bounds.takes.enters_after_actions`), a builder card acts only if it is in play by
+    the end of the action phase: in play now, in hand, or among the cards the deck's top can
+    yield until the Timeline phase begins (`taken_before_timeline`, `enterable`)."""
+    table = facts.takes
+    if table is None or st.over or max(st.turn, 1) != turns_for(st.setup.time_space):
+        return None
+    if memo is None:
+        memo = ReachMemo()
+    taken = taken_before_timeline(st, facts, table, memo)
+    if taken >= UNBOUNDED:
+        return None
+    present = enterable(st, taken)
+    return None if enters_after_actions(st, table, present, memo) else present
 
 
 def taken_before_timeline(st: GameState, facts: PoolFacts, table: TakeTable,

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from solver.bounds.reachable import (
+    ARTIFACT_CREATE,
     LEARN,
     LEARN_OPS,
     MONUMENT,
@@ -218,6 +219,13 @@ class TakeTable(Frozen):
         that learns while a technology of `tech_creators` exists (when those run is not
         bounded here).
     :param tech_creators: technologies whose immediate effect may create a monument.
+    :param timeline_creators: cards with an effect that may run in a Timeline phase (a
+        Timeline effect, or one of another moment than immediate, decline, end-game or a
+        trigger) and create a card (of any kind, or by Ancient Greek's look).
+    :param timeline_learners: the same with a Learn instead.
+    :param entry_techs: technologies whose immediate effect may create a card.
+    :param learn_triggers: cards with an "each time you LEARN" effect that may create a card or
+        learn.
     """
 
     cards: tuple[CardTakes, ...]
@@ -225,6 +233,10 @@ class TakeTable(Frozen):
     late: tuple[tuple[int, int], ...] = ()
     triggered: tuple[int, ...] = ()
     tech_creators: tuple[int, ...] = ()
+    timeline_creators: tuple[int, ...] = ()
+    timeline_learners: tuple[int, ...] = ()
+    entry_techs: tuple[int, ...] = ()
+    learn_triggers: tuple[int, ...] = ()
 
 
 def monuments_created(steps: tuple[Step, ...]) -> int:
@@ -245,19 +257,75 @@ def take_table(cards: tuple[Card, ...], pool: frozenset[int]) -> TakeTable:
     for c in sorted(pool):
         for e in cards[c].effects:
             made = monuments_created(e.steps)
-            learns = bool(tech_creators) and any(s.op in LEARN_OPS for s in all_steps(e.steps))
-            if not (made or learns):
+            learning = bool(tech_creators) and learns(e.steps)
+            if not (made or learning):
                 continue
-            if e.trigger is not None or learns:
+            if e.trigger is not None or learning:
                 triggered.append(c)
             elif e.moment in ("immediate", "endgame"):
-                continue  # at a Create or Learn (a technology: only a Learn that `learns` sees)
+                continue  # at a Create or Learn (a technology: only a Learn that `learning` sees)
             elif cards[c].is_tech:
                 triggered.append(c)
             else:
                 late[c] = late.get(c, 0) + made
-    return TakeTable(table, outs, tuple(late.items()), tuple(dict.fromkeys(triggered)),
-                     tech_creators)
+    in_timeline = [(c, e.steps) for c in sorted(pool) for e in cards[c].effects
+                   if e.trigger is None and e.moment not in ("immediate", "decline", "endgame")]
+    return TakeTable(
+        table, outs, tuple(late.items()), tuple(dict.fromkeys(triggered)), tech_creators,
+        tuple(dict.fromkeys(c for c, steps in in_timeline if creates_card(steps))),
+        tuple(dict.fromkeys(c for c, steps in in_timeline if learns(steps))),
+        tuple(c for c in sorted(pool) if cards[c].is_tech and any(
+            e.trigger is None and e.moment == "immediate" and creates_card(e.steps)
+            for e in cards[c].effects)),
+        tuple(c for c in sorted(pool) if any(
+            e.trigger is not None and e.trigger.event == "learn"
+            and (creates_card(e.steps) or learns(e.steps)) for e in cards[c].effects)))
+
+
+def creates_card(steps: tuple[Step, ...]) -> bool:
+    """Whether running `steps` may create a card of any kind (a Create, Ancient Greek's)."""
+    return any(s.op in ("create", "ancient_greek") for s in all_steps(steps))
+
+
+def learns(steps: tuple[Step, ...]) -> bool:
+    """Whether running `steps` may learn a technology."""
+    return any(s.op in LEARN_OPS for s in all_steps(steps))
+
+
+def enters_after_actions(st: GameState, table: TakeTable, present: set[int],
+                         memo: ReachMemo) -> bool:
+    """In the last turn (no decline phase runs: the game ends at its start, D8): whether a card
+    may enter play after the action phase while only the builder cards of `present` enter play
+    before. After the action phase only the Timeline phase runs (section 4B: the Timeline
+    effects of the cards in play, the chests under the board, D16, the work on the stack once
+    it began, and what they set off). A card enters play only by a Create (section 5), so by one
+    of those effects that creates, by a technology they learn whose immediate effect creates
+    (section 5 Learn: it applies its immediate effect), or by an "each time you LEARN" effect
+    such a Learn sets off (an "each time you CREATE" one needs a Create first; "each time you
+    EXCAVATE" an Excavate, an action). A card out of play never acts, a card in the Past never
+    again (section 7)."""
+    past = st.past
+    techs = st.techs
+    cards = st.book.cards
+
+    def live(cs: tuple[int, ...]) -> bool:
+        return any(c not in past and (c in present or cards[c].is_tech) for c in cs)
+
+    if live(table.timeline_creators):
+        return True
+    learn_matters = live(table.learn_triggers) or any(c not in techs for c in table.entry_techs)
+    if learn_matters and live(table.timeline_learners):
+        return True
+    data = st.setup.chest_data
+    if st.chests_under and data is not None and any(
+            creates_card(data.chests[k].steps) or (learn_matters and learns(data.chests[k].steps))
+            for k in st.chests_under):
+        return True
+    if not any(fr[0] == F_TIMELINE_PHASE for fr in st.stack):
+        gains, _ = in_flight(st, memo)
+        if gains[MONUMENT] or gains[ARTIFACT_CREATE] or (learn_matters and gains[LEARN]):
+            return True
+    return False
 
 
 def late_creates(st: GameState, table: TakeTable, present: set[int], poulnabrone: tuple[int, ...],
