@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from solver.bounds.reachable import UNBOUNDED, ReachMemo, reach
 from solver.bounds.simple import PoolFacts, PoolFactsCache, decline_phases_left
-from solver.bounds.takes import DRAW_MAX, CardTakes, may_leave, steps_take
+from solver.bounds.takes import DRAW_MAX, CardTakes, card_takes, may_leave, steps_take
 from solver.engine.frames import (
     D_ACTION,
     D_CHEST_USE,
@@ -63,7 +63,7 @@ class DeckTakes:
         if facts is not self._facts:
             self._facts = facts
             cards = st.book.cards
-            self._cards = tuple(t for t in (CardTakes(c, cards[c])
+            self._cards = tuple(t for t in (card_takes(c, cards[c])
                                             for c in sorted(st.setup.card_pool(st.book)))
                                 if t.immediate or t.on_create or t.on_learn or t.on_excavate
                                 or t.unbounded)

@@ -135,72 +135,82 @@ LOOK: Final = 1
 OUT: Final = 2
 
 
-class CardTakes:
-    """One card's takes by activation: immediate, on a Create, on a Learn, on an Excavate, in a
-    Timeline phase, in a decline phase, and whether another effect takes without a bound;
-    `parts` splits each bucket (in that order) into (drawn, looked at, out of hand), and
-    `create_out` is the most cards a Create of it removes from the hand (the card and its cost,
-    RULES.md section 5: printed cost plus the distance from its starting space, at most 5)."""
+@dataclass(frozen=True)
+class CardTakes(Frozen):
+    """One card's takes by activation (`card_takes`): immediate, on a Create, on a Learn, on an
+    Excavate, in a Timeline phase, in a decline phase, and whether another effect takes without
+    a bound (`unbounded`; `action_unbounded`: one that may run in an action phase, or one of
+    another moment that removes cards from the hand); `parts` splits each bucket (in that order)
+    into (drawn, looked at, out of hand), and `create_out` is the most cards a Create of it
+    removes from the hand (the card and its cost, RULES.md section 5: printed cost plus the
+    distance from its starting space, at most 5)."""
 
-    __slots__ = ("card", "tech", "monument", "immediate", "on_create", "on_learn", "on_excavate",
-                 "timeline", "decline", "unbounded", "parts", "create_out", "action_unbounded")
-
-    def __init__(self, index: int, card: Card) -> None:
-        self.card = index
-        self.tech = card.is_tech
-        self.monument = not card.is_tech and card.kind != ARTIFACT
-        self.immediate = self.on_create = self.on_learn = self.on_excavate = 0
-        self.timeline = self.decline = 0
-        self.unbounded = self.action_unbounded = False
-        self.create_out = min(HAND_LIMIT, 1 + card.discard_cost + (5 if self.monument else 0))
-        parts = [[0, 0, 0] for _ in range(6)]
-        for e in card.effects:
-            n = steps_take(e.steps)
-            out = steps_out(e.steps)
-            if n == 0 and out == 0:
-                continue
-            bucket = -1
-            if e.trigger is not None:
-                ev = e.trigger.event
-                if ev == "create":
-                    self.on_create += n
-                    bucket = ON_CREATE
-                elif ev == "learn":
-                    self.on_learn += n
-                    bucket = ON_LEARN
-                elif ev == "excavate":
-                    self.on_excavate += n
-                    bucket = ON_EXCAVATE
-                else:  # another event: when it fires is not bounded here
-                    self.unbounded = self.unbounded or n > 0
-                    self.action_unbounded = True
-            elif e.moment == "immediate":
-                self.immediate += n
-                bucket = IMMEDIATE
-            elif e.moment == "timeline":
-                self.timeline += n
-                bucket = TIMELINE
-            elif e.moment == "decline":
-                self.decline += n
-                bucket = DECLINE
-            elif e.moment != "endgame":
-                self.unbounded = self.unbounded or n > 0
-                self.action_unbounded = True
-            if n >= UNBOUNDED:
-                self.unbounded = True
-                if bucket in (IMMEDIATE, ON_CREATE, ON_LEARN, ON_EXCAVATE):
-                    self.action_unbounded = True
-            if bucket >= 0:
-                look = min(n, steps_look(e.steps))
-                parts[bucket][DRAW] += n - look
-                parts[bucket][LOOK] += look
-                parts[bucket][OUT] += out
-        self.parts = tuple((p[0], p[1], p[2]) for p in parts)
+    card: int
+    tech: bool
+    monument: bool
+    immediate: int = 0
+    on_create: int = 0
+    on_learn: int = 0
+    on_excavate: int = 0
+    timeline: int = 0
+    decline: int = 0
+    unbounded: bool = False
+    action_unbounded: bool = False
+    parts: tuple[tuple[int, int, int], ...] = ()
+    create_out: int = 0
 
     def takes(self) -> bool:
         return bool(self.immediate or self.on_create or self.on_learn or self.on_excavate
                     or self.timeline or self.decline or self.unbounded or self.action_unbounded
                     or any(p[OUT] for p in self.parts))
+
+
+def card_takes(index: int, card: Card) -> CardTakes:
+    """The `CardTakes` of `card` (its index `index`)."""
+    monument = not card.is_tech and card.kind != ARTIFACT
+    totals = [0] * 6
+    unbounded = action_unbounded = False
+    parts = [[0, 0, 0] for _ in range(6)]
+    for e in card.effects:
+        n = steps_take(e.steps)
+        out = steps_out(e.steps)
+        if n == 0 and out == 0:
+            continue
+        bucket = -1
+        if e.trigger is not None:
+            ev = e.trigger.event
+            if ev == "create":
+                bucket = ON_CREATE
+            elif ev == "learn":
+                bucket = ON_LEARN
+            elif ev == "excavate":
+                bucket = ON_EXCAVATE
+            else:  # another event: when it fires is not bounded here
+                unbounded = unbounded or n > 0
+                action_unbounded = True
+        elif e.moment == "immediate":
+            bucket = IMMEDIATE
+        elif e.moment == "timeline":
+            bucket = TIMELINE
+        elif e.moment == "decline":
+            bucket = DECLINE
+        elif e.moment != "endgame":
+            unbounded = unbounded or n > 0
+            action_unbounded = True
+        if n >= UNBOUNDED:
+            unbounded = True
+            if bucket in (IMMEDIATE, ON_CREATE, ON_LEARN, ON_EXCAVATE):
+                action_unbounded = True
+        if bucket >= 0:
+            totals[bucket] += n
+            look = min(n, steps_look(e.steps))
+            parts[bucket][DRAW] += n - look
+            parts[bucket][LOOK] += look
+            parts[bucket][OUT] += out
+    return CardTakes(index, card.is_tech, monument, totals[IMMEDIATE], totals[ON_CREATE],
+                     totals[ON_LEARN], totals[ON_EXCAVATE], totals[TIMELINE], totals[DECLINE],
+                     unbounded, action_unbounded, tuple((p[0], p[1], p[2]) for p in parts),
+                     min(HAND_LIMIT, 1 + card.discard_cost + (5 if monument else 0)))
 
 
 @dataclass(frozen=True)
@@ -246,8 +256,8 @@ def monuments_created(steps: tuple[Step, ...]) -> int:
 
 def take_table(cards: tuple[Card, ...], pool: frozenset[int]) -> TakeTable:
     """The `TakeTable` of a game's card pool."""
-    table = tuple(t for t in (CardTakes(c, cards[c]) for c in sorted(pool)) if t.takes())
-    outs = tuple(0 if c.is_tech or c.index not in pool else CardTakes(c.index, c).create_out
+    table = tuple(t for t in (card_takes(c, cards[c]) for c in sorted(pool)) if t.takes())
+    outs = tuple(0 if c.is_tech or c.index not in pool else card_takes(c.index, c).create_out
                  for c in cards)
     tech_creators = tuple(c for c in sorted(pool) if cards[c].is_tech and any(
         e.trigger is None and e.moment == "immediate" and monuments_created(e.steps)
@@ -338,7 +348,9 @@ def late_creates(st: GameState, table: TakeTable, present: set[int], poulnabrone
     board, once, D16; the work on the stack once the Timeline phase began), or from what they
     set off: an "each time you ..." effect or a technology learned then (not bounded here), and
     Poulnabrone Dolmen's one more Create per Create of a monument (M36: at most doubles them).
-    A card out of play never acts, a card in the Past never again (section 7)."""
+    A card out of play never acts, a card in the Past never again (section 7); a card created
+    late may be any card of the hand then, so once one may be, every such card out of the Past
+    counts."""
     past = st.past
     cards = st.book.cards
     if any(c not in past and (c in present or cards[c].is_tech) for c in table.triggered):
@@ -357,8 +369,10 @@ def late_creates(st: GameState, table: TakeTable, present: set[int], poulnabrone
         if open_techs and gains[LEARN] > 0:
             return UNBOUNDED
         n += gains[MONUMENT]
-    if n and any(c not in past and c in present for c in poulnabrone):
-        n *= 2
+    if n and any(c not in past for c in table.triggered):
+        return UNBOUNDED  # one created late may set off more (it need not be in `present`)
+    if n and any(c not in past for c in poulnabrone):
+        n *= 2  # Poulnabrone in play, or created late itself
     return n
 
 
