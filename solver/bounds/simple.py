@@ -252,8 +252,11 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     near, late = future, 0
     if declines and facts.takes is not None and last_decline_now(st):
         near, declines, late = _decliners_this_turn(st, facts, facts.takes, future, declines, memo)
-    r = reach(st, facts.activators, phases, facts.poulnabrone, memo,
-              present=_in_play_by_the_end(st, facts, memo) if not phases else None)
+    r = reach(st, facts.activators, phases, facts.poulnabrone, memo)
+    if not phases and (r.creates or r.art_creates):  # else no card out of play can act
+        present = _in_play_by_the_end(st, facts, memo)
+        if present is not None:
+            r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present)
     learns_left = r.learns
     known_techs = set(st.techs)
     later = _learnable_later(st, facts) if phases == 0 else None

@@ -221,6 +221,9 @@ class TakeTable(Frozen):
         (`CardTakes`, in card order).
     :param create_out: the most a Create of a builder card removes from the hand, by index (0
         for a technology or a card out of the pool).
+    :param actors: what `action_takes` reads of the cards that may take or remove cards from
+        the hand in an action phase: (card, technology, unbounded there, then (drawn, looked
+        at, out of hand) of its immediate effects, on a Create, on a Learn, on an Excavate).
     :param late: (card, monuments created) of the builder cards with an effect that runs after
         an action phase (a Timeline or decline effect, or another moment) and may create
         monuments: how many, summed over such effects.
@@ -240,6 +243,7 @@ class TakeTable(Frozen):
 
     cards: tuple[CardTakes, ...]
     create_out: tuple[int, ...]
+    actors: tuple[tuple[int, ...], ...] = ()
     late: tuple[tuple[int, int], ...] = ()
     triggered: tuple[int, ...] = ()
     tech_creators: tuple[int, ...] = ()
@@ -256,8 +260,9 @@ def monuments_created(steps: tuple[Step, ...]) -> int:
 
 def take_table(cards: tuple[Card, ...], pool: frozenset[int]) -> TakeTable:
     """The `TakeTable` of a game's card pool."""
-    table = tuple(t for t in (card_takes(c, cards[c]) for c in sorted(pool)) if t.takes())
-    outs = tuple(0 if c.is_tech or c.index not in pool else card_takes(c.index, c).create_out
+    every = {c: card_takes(c, cards[c]) for c in sorted(pool)}
+    table = tuple(t for t in every.values() if t.takes())
+    outs = tuple(0 if c.is_tech or c.index not in every else every[c.index].create_out
                  for c in cards)
     tech_creators = tuple(c for c in sorted(pool) if cards[c].is_tech and any(
         e.trigger is None and e.moment == "immediate" and monuments_created(e.steps)
@@ -280,8 +285,12 @@ def take_table(cards: tuple[Card, ...], pool: frozenset[int]) -> TakeTable:
                 late[c] = late.get(c, 0) + made
     in_timeline = [(c, e.steps) for c in sorted(pool) for e in cards[c].effects
                    if e.trigger is None and e.moment not in ("immediate", "decline", "endgame")]
+    actors = tuple((t.card, int(t.tech), int(t.action_unbounded), *t.parts[IMMEDIATE],
+                    *t.parts[ON_CREATE], *t.parts[ON_LEARN], *t.parts[ON_EXCAVATE])
+                   for t in table if t.action_unbounded or any(
+                       any(t.parts[b]) for b in (IMMEDIATE, ON_CREATE, ON_LEARN, ON_EXCAVATE)))
     return TakeTable(
-        table, outs, tuple(late.items()), tuple(dict.fromkeys(triggered)), tech_creators,
+        table, outs, actors, tuple(late.items()), tuple(dict.fromkeys(triggered)), tech_creators,
         tuple(dict.fromkeys(c for c, steps in in_timeline if creates_card(steps))),
         tuple(dict.fromkeys(c for c, steps in in_timeline if learns(steps))),
         tuple(c for c in sorted(pool) if cards[c].is_tech and any(
@@ -436,33 +445,40 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int]) -
     in_play = set(st.artifacts)
     for sp in st.spaces:
         in_play.update(sp)
-    imm = [0, 0, 0]
-    per_create = [0, 0, 0]
-    per_learn = [0, 0, 0]
-    per_dig = [0, 0, 0]
-    tech_parts: list[list[int]] = [[], [], []]
+    outs = table.create_out
     create_out = 0
     for c in present:
-        if 0 <= c < len(table.create_out) and c not in in_play:
-            create_out = max(create_out, table.create_out[c])
-    for t in table.cards:
-        c = t.card
-        if c in past or not (t.tech or c in present):
+        if 0 <= c < len(outs) and c not in in_play and outs[c] > create_out:
+            create_out = outs[c]
+    i0 = i1 = i2 = c0 = c1 = c2 = l0 = l1 = l2 = x0 = x1 = x2 = 0
+    t0: list[int] = []
+    t1: list[int] = []
+    t2: list[int] = []
+    for a in table.actors:
+        c = a[0]
+        if c in past:
             continue
-        if t.action_unbounded:
+        if a[1]:  # a technology
+            if c not in techs:
+                t0.append(a[3])
+                t1.append(a[4])
+                t2.append(a[5])
+        elif c not in present:
+            continue
+        else:
+            i0, i1, i2 = max(i0, a[3]), max(i1, a[4]), max(i2, a[5])
+        if a[2]:
             return UNBOUNDED
-        p = t.parts
-        for k in range(3):
-            if t.tech:
-                if c not in techs:
-                    tech_parts[k].append(p[IMMEDIATE][k])
-            else:
-                imm[k] = max(imm[k], p[IMMEDIATE][k])
-            per_create[k] += p[ON_CREATE][k]
-            per_learn[k] += p[ON_LEARN][k]
-            per_dig[k] += p[ON_EXCAVATE][k]
-    for k in range(3):
-        tech_parts[k].sort(reverse=True)
+        c0 += a[6]
+        c1 += a[7]
+        c2 += a[8]
+        l0 += a[9]
+        l1 += a[10]
+        l2 += a[11]
+        x0 += a[12]
+        x1 += a[13]
+        x2 += a[14]
+    top0, top1, top2 = _prefix(t0), _prefix(t1), _prefix(t2)
     actions = under_way = 0
     for fr in st.stack:
         kind = fr[0]
@@ -485,12 +501,22 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int]) -
     best = 0
     for creates, learns, archives, digs in cases:
         digs += under_way
-        part = [creates * (imm[k] + per_create[k]) + learns * per_learn[k]
-                + sum(tech_parts[k][:learns]) + digs * per_dig[k] for k in range(3)]
-        drawn = DRAW_MAX * digs + part[DRAW]
-        out = HAND_LIMIT * archives + creates * create_out + part[OUT] + flight_out
-        best = max(best, min(drawn, room + out) + part[LOOK] + flight)
+        k = min(learns, len(t0))
+        drawn = DRAW_MAX * digs + creates * (i0 + c0) + learns * l0 + top0[k] + digs * x0
+        looked = creates * (i1 + c1) + learns * l1 + top1[k] + digs * x1
+        out = (HAND_LIMIT * archives + creates * create_out + flight_out
+               + creates * (i2 + c2) + learns * l2 + top2[k] + digs * x2)
+        best = max(best, min(drawn, room + out) + looked + flight)
     return min(best, UNBOUNDED)
+
+
+def _prefix(values: list[int]) -> list[int]:
+    """The sums of the 0, 1, 2, ... largest of `values`."""
+    values.sort(reverse=True)
+    out = [0]
+    for v in values:
+        out.append(out[-1] + v)
+    return out
 
 
 def may_leave(st: GameState, card: int, taken: int) -> bool:
