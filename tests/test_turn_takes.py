@@ -161,17 +161,19 @@ def test_a_monument_deep_in_the_deck_does_not_decline() -> None:
 
 def test_menhirs_creates_late() -> None:
     """Menhirs of Monteneuf (M11) in play creates a monument at its decline, from the hand as
-    it is then (a card drawn by Jericho's decline effect): one monument from anywhere, two
-    while Poulnabrone Dolmen (M36: one more Create per Create of a monument) is out of the
-    Past (it may be created late itself)."""
-    for past, late in ((["P1", "M3", "M36"], 1), (["P1", "M3"], 2)):
+    it is then (a card drawn by Jericho's decline effect): one monument from anywhere; each of
+    Dolmen of Menga (M18) and Masuda Iwafune (M27) out of the Past may be that card and create
+    one more when created (its immediate effect); Poulnabrone Dolmen (M36: one more Create per
+    Create of a monument) out of the Past doubles them (it may be created late itself)."""
+    for past, late in ((["P1", "M36", "M18", "M27"], 1), (["P1", "M36", "M18"], 2),
+                       (["P1", "M36"], 3), (["P1"], 6)):
         st = _turn15([], ["C17", "M11"], ["C6", "C9", "C29", "C8", "C10", "C11"], past,
                      phase="decline")
         facts = pool_facts(st)
         assert facts.takes is not None
         assert taken_before_timeline(st, facts, facts.takes, ReachMemo()) == 0
         assert late_creates(st, facts.takes, enterable(st, 0), facts.poulnabrone,
-                            ReachMemo()) == late
+                            ReachMemo()) == late, past
 
 
 @pytest.mark.parametrize(("hand", "space1", "deck_top", "actions"), [

@@ -239,6 +239,8 @@ class TakeTable(Frozen):
     :param entry_techs: technologies whose immediate effect may create a card.
     :param learn_triggers: cards with an "each time you LEARN" effect that may create a card or
         learn.
+    :param immediate_creators: (card, monuments created) of the builder cards whose immediate
+        effects create monuments.
     """
 
     cards: tuple[CardTakes, ...]
@@ -251,6 +253,7 @@ class TakeTable(Frozen):
     timeline_learners: tuple[int, ...] = ()
     entry_techs: tuple[int, ...] = ()
     learn_triggers: tuple[int, ...] = ()
+    immediate_creators: tuple[tuple[int, int], ...] = ()
 
 
 def monuments_created(steps: tuple[Step, ...]) -> int:
@@ -298,7 +301,11 @@ def take_table(cards: tuple[Card, ...], pool: frozenset[int]) -> TakeTable:
             for e in cards[c].effects)),
         tuple(c for c in sorted(pool) if any(
             e.trigger is not None and e.trigger.event == "learn"
-            and (creates_card(e.steps) or learns(e.steps)) for e in cards[c].effects)))
+            and (creates_card(e.steps) or learns(e.steps)) for e in cards[c].effects)),
+        tuple((c, made) for c, made in (
+            (c, sum(monuments_created(e.steps) for e in cards[c].effects
+                    if e.trigger is None and e.moment == "immediate"))
+            for c in sorted(pool) if not cards[c].is_tech) if made))
 
 
 def creates_card(steps: tuple[Step, ...]) -> bool:
@@ -357,14 +364,18 @@ def late_creates(st: GameState, table: TakeTable, present: set[int], poulnabrone
     board, once, D16; the work on the stack once the Timeline phase began), or from what they
     set off: an "each time you ..." effect or a technology learned then (not bounded here), and
     Poulnabrone Dolmen's one more Create per Create of a monument (M36: at most doubles them).
-    A card out of play never acts, a card in the Past never again (section 7); a card created
-    late may be any card of the hand then, so once one may be, every such card out of the Past
-    counts."""
+    A card out of play never acts, a card in the Past never again (section 7). A card created
+    late may be any card of the hand then (not only of `present`), so once one may be, every
+    such card out of the Past counts: each Timeline or decline creator once, and each builder
+    card whose immediate effect creates monuments once (its immediate effect runs when it is
+    created, section 5; an artifact among them could go round again: not bounded here)."""
     past = st.past
     cards = st.book.cards
     if any(c not in past and (c in present or cards[c].is_tech) for c in table.triggered):
         return UNBOUNDED
     n = sum(k for c, k in table.late if c not in past and c in present)
+    if n:
+        n = sum(k for c, k in table.late if c not in past)
     open_techs = any(c not in st.techs for c in table.tech_creators)
     data = st.setup.chest_data
     if st.chests_under and data is not None:
@@ -380,6 +391,12 @@ def late_creates(st: GameState, table: TakeTable, present: set[int], poulnabrone
         n += gains[MONUMENT]
     if n and any(c not in past for c in table.triggered):
         return UNBOUNDED  # one created late may set off more (it need not be in `present`)
+    if n:
+        for c, k in table.immediate_creators:
+            if c not in past:
+                if cards[c].kind == ARTIFACT:
+                    return UNBOUNDED
+                n += k
     if n and any(c not in past for c in poulnabrone):
         n *= 2  # Poulnabrone in play, or created late itself
     return n
