@@ -41,6 +41,7 @@ COMPILED = (
     "solver/bounds/simple.py",
     "solver/bounds/reachable.py",
     "solver/bounds/movers.py",
+    "solver/bounds/takes.py",
     "solver/game.py",
 )
 #: What stays interpreted inside those rooms, and why. Everything else of the package is

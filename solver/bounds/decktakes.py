@@ -26,7 +26,7 @@ another trigger or moment (then `UNBOUNDED`).
 
 A builder card acts only once it left the deck (it must be created, or be in play, to act): so
 a card in the deck or the discard pile whose effects dig without bound is left out when the
-count without it cannot reach it (`_may_leave`): until it acts, cards leave the deck only by the
+count without it cannot reach it (`solver.bounds.takes.may_leave`): until it acts, cards leave the deck only by the
 others' effects, which that count bounds, and it cannot act before it leaves the deck itself.
 """
 
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from solver.bounds.reachable import UNBOUNDED, ReachMemo, reach
 from solver.bounds.simple import PoolFacts, PoolFactsCache, decline_phases_left
-from solver.engine.cards import Card, Step, all_steps
+from solver.bounds.takes import DRAW_MAX, CardTakes, card_takes, may_leave, steps_take
 from solver.engine.frames import (
     D_ACTION,
     D_CHEST_USE,
@@ -46,59 +46,7 @@ from solver.engine.frames import (
     F_LEARN_TRIGGERS,
     F_STEPS,
 )
-from solver.engine.state import CHEST_BASE, HAND_LIMIT, GameState
-
-#: What one effect activation can take at most (see the module).
-DRAW_MAX = HAND_LIMIT
-GREEK = 10
-
-
-def steps_take(steps: tuple[Step, ...]) -> int:
-    """The most builder cards running `steps` once takes from the deck (see the module)."""
-    n = 0
-    for s in all_steps(steps):
-        if s.op == "draw":
-            n += min(DRAW_MAX, s.n) if s.per is None else DRAW_MAX
-        elif s.op == "reveal_keep":
-            n += s.count
-        elif s.op == "ancient_greek":
-            n += GREEK
-        elif s.op == "reveal_until":
-            return UNBOUNDED
-    return n
-
-
-class CardTakes:
-    """One card's takes by activation: immediate, on a Create, on a Learn, on an Excavate, and
-    whether another effect takes without a bound."""
-
-    __slots__ = ("card", "tech", "immediate", "on_create", "on_learn", "on_excavate", "unbounded")
-
-    def __init__(self, index: int, card: Card) -> None:
-        self.card = index
-        self.tech = card.is_tech
-        self.immediate = self.on_create = self.on_learn = self.on_excavate = 0
-        self.unbounded = False
-        for e in card.effects:
-            n = steps_take(e.steps)
-            if n == 0:
-                continue
-            if e.trigger is not None:
-                ev = e.trigger.event
-                if ev == "create":
-                    self.on_create += n
-                elif ev == "learn":
-                    self.on_learn += n
-                elif ev == "excavate":
-                    self.on_excavate += n
-                else:
-                    self.unbounded = True
-            elif e.moment == "immediate":
-                self.immediate += n
-            elif e.moment not in ("timeline", "decline", "endgame"):
-                self.unbounded = True
-            if n >= UNBOUNDED:
-                self.unbounded = True
+from solver.engine.state import CHEST_BASE, GameState
 
 
 class DeckTakes:
@@ -115,7 +63,7 @@ class DeckTakes:
         if facts is not self._facts:
             self._facts = facts
             cards = st.book.cards
-            self._cards = tuple(t for t in (CardTakes(c, cards[c])
+            self._cards = tuple(t for t in (card_takes(c, cards[c])
                                             for c in sorted(st.setup.card_pool(st.book)))
                                 if t.immediate or t.on_create or t.on_learn or t.on_excavate
                                 or t.unbounded)
@@ -179,18 +127,7 @@ class DeckTakes:
         tech_imms.sort(reverse=True)
         total = (DRAW_MAX * digs + flight + (r.creates + r.art_creates) * (imm + on_create)
                  + sum(tech_imms[:r.learns]) + r.learns * on_learn + digs * on_excavate)
-        if any(_may_leave(st, c, total) for c in buried):
+        if any(may_leave(st, c, total) for c in buried):
             return UNBOUNDED
         return min(total, UNBOUNDED)
 
-
-def _may_leave(st: GameState, card: int, taken: int) -> bool:
-    """Whether `card` may leave the deck when at most `taken` cards can (the deck's top is its
-    last card; the discard pile is shuffled in only once the deck is empty, RULES.md section 5);
-    a card in neither: yes."""
-    deck = st.deck
-    if card in deck:
-        return taken > len(deck) - 1 - deck.index(card)
-    if card in st.discard:
-        return taken > len(deck)
-    return True

@@ -90,10 +90,17 @@ def mover_facts(cards: tuple[Card, ...], pool: frozenset[int]) -> MoverFacts:
                       tuple(dict.fromkeys(techs)), tuple(dict.fromkeys(wild)))
 
 
-def phase_entries(st: GameState, facts: MoverFacts) -> int | None:
+def phase_entries(st: GameState, facts: MoverFacts, present: set[int] | None = None) -> int | None:
     """The most monuments that can enter space 1 during the decline phases still to come (see
-    the module), or None when a card with another trigger may act."""
-    past = set(st.past)
+    the module), or None when a card with another trigger may act. `present`, when given: the
+    builder cards that may be in play by then (`solver.bounds.takes.enterable`); a builder card
+    never in play has no effect (its decline effect runs only if it declines, from space 1; its
+    trigger only while it is in play), so the others count for nothing."""
+    past = set(st.past)  # with the cards never in play: none of them acts
+    if present is not None:
+        cards = st.book.cards
+        past.update(c for c in (*facts.wild, *facts.movers, *facts.learners)
+                    if c not in present and not cards[c].is_tech)
     if any(c not in past for c in facts.wild):
         return None
     known = set(st.techs)

@@ -208,12 +208,17 @@ class Reach(Frozen):
     :param creates: Creates of a monument. :param learns: Learns.
     :param lost_removed: lost knowledge removed.
     :param art_creates: Creates of an artifact.
+    :param splits: with few action choices left (`SPLIT_ACTIONS`), each split of them into
+        Creates, Learns and other actions with its own counts: (Create actions, Learn actions,
+        other actions, Creates of monuments, Learns, Creates of artifacts); each count above
+        is the largest over the splits. Empty when not split.
     """
 
     creates: int
     learns: int
     lost_removed: int
     art_creates: int = UNBOUNDED
+    splits: tuple[tuple[int, int, int, int, int, int], ...] = ()
 
 
 class ReachMemo:
@@ -239,7 +244,7 @@ class ReachMemo:
         return g
 
 
-def _in_flight(st: GameState, memo: ReachMemo, lost_max: int = UNBOUNDED) -> tuple[Gains, int]:
+def in_flight(st: GameState, memo: ReachMemo, lost_max: int = UNBOUNDED) -> tuple[Gains, int]:
     """Gains of the work on the stack (see the module) and the Excavates under way; an effect
     queued but not yet resolving whose condition needs more than `lost_max` lost knowledge
     brings none (its condition is checked when it resolves)."""
@@ -313,7 +318,8 @@ CREATING: Final = 3
 
 
 def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
-          poulnabrone: tuple[int, ...], memo: ReachMemo | None = None) -> Reach:
+          poulnabrone: tuple[int, ...], memo: ReachMemo | None = None,
+          action_phase: bool = False, present: set[int] | None = None) -> Reach:
     """The `Reach` of `st`: `acts` are the game's activators, `declines` the decline phases
     still to come (`solver.bounds.simple.decline_phases_left`), `poulnabrone` the pool's cards
     with that special; `memo` saves work between calls. With no decline left, lost knowledge
@@ -333,16 +339,23 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
     Creates and Learns that grant more of themselves are counted to a fixed point. Each action
     choice is one action (section 4A): with few left, each split of them into Creates, Learns
     and Excavates is bounded and the largest of each count kept; with many, every action counts
-    as each."""
+    as each.
+
+    `action_phase`: count only what can happen until this turn's Timeline phase begins (its
+    action choices left and the work on the stack; `declines` is then 0): later phases and
+    turns add their action choices and effects, which this leaves out.
+    `present`, when given: the builder cards that may enter play by then (`solver.bounds.takes`);
+    a builder card out of play and not among them never acts, as one in the Past."""
     if memo is None:
         memo = ReachMemo()
-    last = turns_for(st.setup.time_space)
     turn = max(st.turn, 0)
+    last = turn if action_phase else turns_for(st.setup.time_space)
     stack = st.stack
     actions = 2 * max(0, last - turn) + sum(1 for fr in stack if fr[0] == D_ACTION)
-    phases = max(0, last - turn) + (1 if any(fr[0] == F_TIMELINE_PHASE for fr in stack) else 0)
+    phases = 0 if action_phase else max(0, last - turn) + (
+        1 if any(fr[0] == F_TIMELINE_PHASE for fr in stack) else 0)
     lost_max = st.lost if declines == 0 else UNBOUNDED
-    flight, excavates = _in_flight(st, memo, lost_max)
+    flight, excavates = in_flight(st, memo, lost_max)
     level = 0
     if any(a.gated for a in acts):
         needs = sorted({need for a in acts for need, _, _ in a.gated})
@@ -386,9 +399,11 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
             status.append(IN_PLAY)
         elif c in being_created:
             status.append(CREATING)
+        elif present is not None and c not in present:
+            status.append(PAST)
         else:
             status.append(OUT)
-    live = [c for c in poulnabrone if c not in past]
+    live = [c for c in poulnabrone if c not in past and (present is None or c in present)]
     doubled = NOT_DOUBLED
     if live and (declines > 0 or len(past) >= POULNABRONE_PAST):
         doubled = DOUBLED if any(c in in_play or c in being_created for c in live) else LATER
@@ -435,11 +450,14 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
     else:
         splits = [(actions, actions, actions)]
     best = (0, 0, 0, 0)
+    each: list[tuple[int, int, int, int, int, int]] = []
     for creating_now, learning, digging in splits:
         r = _split(in_play, out_mon, out_art, out_tech, creating_now, learning,
                    digging + excavates, phases, flight, declines, doubled, creating, known)
         best = (max(best[0], r[0]), max(best[1], r[1]), max(best[2], r[2]), max(best[3], r[3]))
-    return Reach(*best)
+        if actions <= SPLIT_ACTIONS:
+            each.append((creating_now, learning, digging, r[0], r[1], r[3]))
+    return Reach(best[0], best[1], best[2], best[3], tuple(each))
 
 
 def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Activator],

@@ -9,6 +9,10 @@ score sheet (RULES.md section 7), the most each row can still reach:
   ``declines <= 2 * decline_phases_left + movers``. With no decline phase left (after the
   last one: the game ends at the last turn's decline phase at once, D8) nothing declines: a
   card reaches the Past only by declining (section 4C step 2; D7: Excavate moves nothing).
+  In the turn of the last decline phase (turn 15), only monuments in play by then decline:
+  those in play or in hand, those the deck's top can yield before the Timeline phase (a count
+  of the cards that can leave the deck, `solver.bounds.takes`), and at most as many others as
+  effects can create after the action phase (`_decliners_this_turn`).
 * End-game effects: each Past (or possibly Past) end-game card at its best value with every
   counter at its most optimistic (Past counts after every possible decline, every technology
   learned, no lost knowledge, a full Timeline).
@@ -21,6 +25,10 @@ score sheet (RULES.md section 7), the most each row can still reach:
 * Lost knowledge: lost knowledge only grows, except by removals (``discard_lost`` steps, D22);
   so it ends at least at its current value less every removal still reachable
   (`solver.bounds.reachable`), and never below 0.
+
+* In the last turn, the counts of `solver.bounds.reachable` read only the builder cards that may
+  be in play before the game ends, when no card can enter play after the action phase
+  (`_in_play_by_the_end`): a card out of play acts only once created, from the hand.
 
 * After the last decline, a technology whose requirement asks for more lost knowledge than there
   is now is left out of the candidates (`_learnable_later`): lost knowledge then never grows
@@ -42,10 +50,18 @@ from typing import Final
 
 from solver.bounds.movers import MoverFacts, mover_facts, phase_entries, puts_monument
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
+from solver.bounds.takes import (
+    TakeTable,
+    action_takes,
+    enterable,
+    enters_after_actions,
+    late_creates,
+    take_table,
+)
 from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Card, all_steps
 from solver.engine.conditions import count
-from solver.engine.frames import D_LEARN, F_DECLINE_PHASE
+from solver.engine.frames import D_LEARN, F_DECLINE_PHASE, F_TIMELINE_PHASE
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
 from solver.frozen import Frozen
@@ -53,6 +69,7 @@ from solver.frozen import Frozen
 TIMELINE_PLACES: Final = 12
 OTHER_CAP: Final = 60  # any other counter an end-game rule reads: a generous cap
 LOST_CAP: Final = 200  # lost knowledge declines can still add: a generous cap
+TAKE_ROUNDS: Final = 8  # rounds of `_decliners_this_turn`'s search for a closed deck count
 
 
 def _is_mover(card: Card) -> bool:
@@ -119,6 +136,17 @@ def decline_phases_left(st: GameState) -> int:
     return later + now
 
 
+def last_decline_now(st: GameState) -> bool:
+    """Whether the one decline phase still to come (`decline_phases_left`) is this turn's: the
+    turn before the last, its decline phase not over."""
+    if st.over:
+        return False
+    last = turns_for(st.setup.time_space)
+    if max(st.turn, 1) != last - 1:
+        return False
+    return st.in_decline or any(fr[0] == F_DECLINE_PHASE for fr in st.stack)
+
+
 @dataclass(frozen=True)
 class PoolFacts(Frozen):
     """What the simple bound reads of a game's card pool: fixed once the game is dealt, so a
@@ -137,6 +165,7 @@ class PoolFacts(Frozen):
     :param candi: the pool's cards with Candi Sukuh's special (D19).
     :param mover_facts: what can put a monument into space 1 during a decline phase
         (`solver.bounds.movers`).
+    :param takes: the pool's cards that take from the builder deck (`solver.bounds.takes`).
     """
 
     monuments: tuple[int, ...]
@@ -150,6 +179,7 @@ class PoolFacts(Frozen):
     free_learners: tuple[int, ...] = ()
     candi: tuple[int, ...] = ()
     mover_facts: MoverFacts | None = None
+    takes: TakeTable | None = None
 
 
 def pool_facts(st: GameState) -> PoolFacts:
@@ -175,6 +205,7 @@ def pool_facts(st: GameState) -> PoolFacts:
         candi=tuple(c for c in sorted(pool)
                     if any(e.special == "candi_sukuh" for e in cards[c].effects)),
         mover_facts=mover_facts(cards, pool),
+        takes=take_table(cards, pool),
     )
 
 
@@ -218,7 +249,14 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
                if phases and facts.mover_facts is not None else None)
     if entered is not None:  # the entries into space 1 during the phases (`solver.bounds.movers`)
         declines = min(len(future), 2 * phases + entered)
+    near, late = future, 0
+    if declines and facts.takes is not None and last_decline_now(st):
+        near, declines, late = _decliners_this_turn(st, facts, facts.takes, future, declines, memo)
     r = reach(st, facts.activators, phases, facts.poulnabrone, memo)
+    if not phases and (r.creates or r.art_creates):  # else no card out of play can act
+        present = _in_play_by_the_end(st, facts, memo)
+        if present is not None:
+            r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present)
     learns_left = r.learns
     known_techs = set(st.techs)
     later = _learnable_later(st, facts) if phases == 0 else None
@@ -238,27 +276,121 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         joint = _one_learn(st, facts, r.creates, lost_lo, ranges.lost[1], later)
         if joint < tech_future + effect_bound:
             tech_future, effect_bound = 0, joint
-    declined = _declined_max(future, declines, facts, cards, ranges)
+    declined = _declined_max(near, declines, facts, cards, ranges, future, late)
     in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
     timeline = min(TIMELINE_PLACES, in_timeline + r.creates)
     return past_vp + declined + effect_bound + techs_vp + tech_future + timeline - lost_lo
 
 
+def _decliners_this_turn(st: GameState, facts: PoolFacts, table: TakeTable, future: list[int],
+                         declines: int, memo: ReachMemo | None) -> tuple[list[int], int, int]:
+    """Who can decline in this turn's decline phase, the last that moves monuments to the Past
+    (`last_decline_now`): (the monuments of `future` that may be in play when this turn's
+    Timeline phase begins, how many monuments can decline (at most `declines`), how many of
+    them at most may be others: created after the action phase).
+
+    A monument declines only from space 1 (RULES.md section 4C step 2), so only one in play
+    then declines. A monument out of play enters play only by a Create, from the hand (section
+    5), so from a card in hand now or taken from the builder deck's top in time: during the
+    action phase, or by an effect that runs after it (`solver.bounds.takes.late_creates`
+    bounds how many monuments those create; each declines at most once). The cards taken until
+    the Timeline phase begins are bounded by `action_takes` given the cards that may enter
+    play (`enterable`, the top of the deck down to that count): a count ``taken`` such that the
+    bound with the cards of `enterable(taken)` is at most ``taken`` bounds every line (until
+    more than ``taken`` cards left the deck, only those cards can have entered play, and they
+    take at most ``taken``). The search goes up from 0 (`TAKE_ROUNDS` rounds at most; none
+    closes: no restriction). The entries into space 1 during the decline phase
+    (`solver.bounds.movers`: at most one per decline effect) come only from the decline
+    effects of monuments in play then: those of `enterable`, and at most one each for those
+    created late.
+
+    The count of cards taken is `taken_before_timeline`."""
+    if memo is None:
+        memo = ReachMemo()
+    mf = facts.mover_facts
+    taken = taken_before_timeline(st, facts, table, memo)
+    if taken >= UNBOUNDED:
+        return future, declines, 0
+    present = enterable(st, taken)
+    late = late_creates(st, table, present, facts.poulnabrone, memo)
+    if late >= UNBOUNDED:
+        return future, declines, 0
+    near = [c for c in future if c in present]
+    entered = phase_entries(st, mf, present) if mf is not None else None
+    if late and entered is not None and mf is not None and phase_entries(st, mf) is None:
+        entered = None  # a card acting by a trigger may be among those created late
+    if entered is None:
+        entered = sum(1 for c in near if c in facts.movers)
+    return near, min(declines, len(near) + late, 2 + entered + late), late
+
+
+def _in_play_by_the_end(st: GameState, facts: PoolFacts, memo: ReachMemo | None) -> set[int] | None:
+    """In the last turn: the builder cards that may be in play before the game ends, or None
+    (no restriction). The game ends at the start of this turn's decline phase (D8), so after the
+    action phase only the Timeline phase runs; when no card can enter play then
+    (`solver.bounds.takes.enters_after_actions`), a builder card acts only if it is in play by
+    the end of the action phase: in play now, in hand, or among the cards the deck's top can
+    yield until the Timeline phase begins (`taken_before_timeline`, `enterable`)."""
+    table = facts.takes
+    if table is None or st.over or max(st.turn, 1) != turns_for(st.setup.time_space):
+        return None
+    if memo is None:
+        memo = ReachMemo()
+    taken = taken_before_timeline(st, facts, table, memo)
+    if taken >= UNBOUNDED:
+        return None
+    present = enterable(st, taken)
+    return None if enters_after_actions(st, table, present, memo) else present
+
+
+def taken_before_timeline(st: GameState, facts: PoolFacts, table: TakeTable,
+                          memo: ReachMemo) -> int:
+    """The most builder cards that can leave the deck from `st` until this turn's Timeline
+    phase begins (0 once it began), or `UNBOUNDED`: the least count ``taken`` reached from 0
+    whose `solver.bounds.takes.action_takes`, with only the builder cards of
+    `enterable(taken)` entering play (`reach` over the action phase with them), is at most
+    ``taken``. Such a count bounds every line: until more than ``taken`` cards left the deck,
+    only those cards can have entered play (a card enters play only from the hand, and the
+    hand grows only from the deck's top, RULES.md section 5), and while they alone act at most
+    ``taken`` cards leave it, so the (``taken`` + 1)-th never does. `TAKE_ROUNDS` rounds at
+    most, and none past the whole deck."""
+    if not any(fr[0] == F_TIMELINE_PHASE for fr in st.stack):
+        return 0
+    taken = 0
+    for _ in range(TAKE_ROUNDS):
+        present = enterable(st, taken)
+        r = reach(st, facts.activators, 0, facts.poulnabrone, memo, True, present)
+        more = action_takes(st, table, r, present)
+        if more <= taken:
+            return taken
+        if more > len(st.deck):
+            return UNBOUNDED
+        taken = more
+    return UNBOUNDED
+
+
 def _declined_max(future: list[int], declines: int, facts: PoolFacts, cards: tuple[Card, ...],
-                  ranges: CounterRanges) -> int:
+                  ranges: CounterRanges, others: list[int] | None = None, late: int = 0) -> int:
     """The most the monuments still to decline add to the Past's rows (RULES.md section 7:
     row 1 the VP printed on each monument in the Past, row 2 the end-game effect of each),
     when at most `declines` of the `future` monuments decline: each declining card brings its
     own printed VP and its own end-game rule (at its best over `ranges`, `_effect_max`), and a
     card that does not decline brings neither, so the sum of the `declines` largest of (VP +
-    effect) bounds every choice of decliners."""
-    if declines <= 0 or not future:
+    effect) bounds every choice of decliners. With `late`, at most that many of the decliners
+    may instead be any of `others`: the best over how many do (``j``) of the ``declines - j``
+    largest of `future` and the ``j`` largest of `others` bounds every such choice."""
+    if declines <= 0 or not (future or others):
         return 0
     vp = facts.vp
     values = [vp[c] + (_effect_max(cards[c], ranges) if c in facts.endgame else 0)
               for c in future]
     values.sort(reverse=True)
-    return sum(values[:declines])
+    if not late or others is None:
+        return sum(values[:declines])
+    extra = [vp[c] + (_effect_max(cards[c], ranges) if c in facts.endgame else 0)
+             for c in others]
+    extra.sort(reverse=True)
+    return max(sum(values[:declines - j]) + sum(extra[:j]) for j in range(min(late, declines) + 1))
 
 
 def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost_hi: int,
