@@ -165,10 +165,12 @@ def greek_creations(ctx: Context, techs: Technologies) -> LinExpr:
 
 
 def dig_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
-                  totals: RunningTotals, draws: Draws, reshuffle: Var | None) -> None:
+                  totals: RunningTotals, draws: Draws, reshuffle: Var | None,
+                  from_pile: bool = False) -> None:
     """Relaxation 4: a card deep in the deck needs the deck dug that far by its turn (the
     latest slot of its fate's route); a reshuffle needs the whole deck dug (RULES.md section
-    5: cards are drawn from the top; an empty deck is refilled from the discard pile)."""
+    5: cards are drawn from the top; an empty deck is refilled from the discard pile). With
+    `from_pile`, a card of the discard pile needs the reshuffle (`from_discard`)."""
     st, m, reach, n = ctx.state, ctx.model, ctx.reach, ctx.n_slots
     dug = [totals.dug[i] + draws.dug_by_effects for i in range(n)]
     # Cards revealed in a decline phase help only a Create made later in that phase (a
@@ -191,7 +193,8 @@ def dig_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
             m.add(dug[-1] >= (p + 1) * artifacts.first_created[a])
     if reshuffle is not None:
         m.add(dug[-1] >= (len(st.deck) + 1) * reshuffle)
-        from_discard(ctx, monuments, artifacts, reshuffle)
+        if from_pile:
+            from_discard(ctx, monuments, artifacts, reshuffle)
 
 
 def from_discard(ctx: Context, monuments: Monuments, artifacts: Artifacts,
@@ -203,7 +206,7 @@ def from_discard(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     first creation need `reshuffle` (the Boolean `dig_for_cards` ties to the whole deck dug).
     Its position (the deck's size, `Reach.positions`) asks the same depth, but only in
     proportion to its own fraction in the LP; tying it to the one Boolean is tighter there
-    (session 8: turn 15 of the kept lines at 0.1 deterministic s, 1.60 -> 1.52 x VP)."""
+    (`RelaxConfig.discard_turns`)."""
     m, pile = ctx.model, set(ctx.state.discard)
     for c in monuments.new:
         if c in pile:
