@@ -4,10 +4,10 @@
    when at least p + 1 cards can have left the deck by that turn (every search, excavation,
    earlier decline draw, plus every other effect's draws and reveals whenever they happen); the
    discard pile only after a reshuffle (then cards that leave play may be created again,
-   `solver.bounds.cpsat.reshuffle`; `dig_for_cards`). Per turn, the cards used by then
-   (monuments due to decline by then with their discards, archived cards) never exceed the
-   starting hand plus the cards drawn so far, and the cards banked from searches, excavations
-   and earlier declines never exceed 10 (D4; `hold_cards`). Other effects' gains count from
+   `solver.bounds.cpsat.reshuffle`; `dig_for_cards`, `from_discard`). Per turn, the cards used
+   by then (monuments due to decline by then with their discards, archived cards) never exceed
+   the starting hand plus the cards drawn so far, and the cards banked from searches,
+   excavations and earlier declines never exceed 10 (D4; `hold_cards`). Other effects' gains count from
    the start (earlier than the engine allows: an overestimate; `effect_draws`).
 """
 
@@ -165,10 +165,12 @@ def greek_creations(ctx: Context, techs: Technologies) -> LinExpr:
 
 
 def dig_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
-                  totals: RunningTotals, draws: Draws, reshuffle: Var | None) -> None:
+                  totals: RunningTotals, draws: Draws, reshuffle: Var | None,
+                  from_pile: bool = False) -> None:
     """Relaxation 4: a card deep in the deck needs the deck dug that far by its turn (the
     latest slot of its fate's route); a reshuffle needs the whole deck dug (RULES.md section
-    5: cards are drawn from the top; an empty deck is refilled from the discard pile)."""
+    5: cards are drawn from the top; an empty deck is refilled from the discard pile). With
+    `from_pile`, a card of the discard pile needs the reshuffle (`from_discard`)."""
     st, m, reach, n = ctx.state, ctx.model, ctx.reach, ctx.n_slots
     dug = [totals.dug[i] + draws.dug_by_effects for i in range(n)]
     # Cards revealed in a decline phase help only a Create made later in that phase (a
@@ -191,6 +193,30 @@ def dig_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
             m.add(dug[-1] >= (p + 1) * artifacts.first_created[a])
     if reshuffle is not None:
         m.add(dug[-1] >= (len(st.deck) + 1) * reshuffle)
+        if from_pile:
+            from_discard(ctx, monuments, artifacts, reshuffle)
+
+
+def from_discard(ctx: Context, monuments: Monuments, artifacts: Artifacts,
+                 reshuffle: Var) -> None:
+    """Relaxation 4: a card in the discard pile now is created only after the discard pile
+    comes back (RULES.md section 5: "An empty builder deck is refilled by shuffling its
+    discard pile"; `GameState.take_top` is the only way out of the pile, and no effect takes a
+    card from it): each of its fates, its vanishing (C25-C29, every life) and an artifact's
+    first creation need `reshuffle` (the Boolean `dig_for_cards` ties to the whole deck dug).
+    Its position (the deck's size, `Reach.positions`) asks the same depth, but only in
+    proportion to its own fraction in the LP; tying it to the one Boolean is tighter there
+    (`RelaxConfig.discard_turns`)."""
+    m, pile = ctx.model, set(ctx.state.discard)
+    for c in monuments.new:
+        if c in pile:
+            for v in monuments.fate[c].values():
+                m.add(v <= reshuffle)
+            if c in monuments.vanished:  # at most one creation per action after the first
+                m.add(monuments.vanished[c] <= (1 + ctx.actions_left) * reshuffle)
+    for a in artifacts.new:
+        if a in pile:
+            m.add(artifacts.first_created[a] <= reshuffle)
 
 
 def _first_vanishing(ctx: Context, monuments: Monuments, c: int) -> Var:

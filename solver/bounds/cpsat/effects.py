@@ -262,11 +262,12 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
 
 
 def special_cards(ctx: Context, effects: Effects, turns: TurnActions,
-                  events: Events) -> Specials:
+                  events: Events, own_creation: bool = False) -> Specials:
     """Cards whose rule is not a list of steps: Kensington Runestone (knowledge removed per
     excavation while in play), Elongated Skulls (draws, bounded in `knowledge`), and
-    Poulnabrone Dolmen (M36: one more Create per Create it did not grant, with 11 or more in
-    the Past; the turns: `timing.poulnabrone_turns`)."""
+    Poulnabrone Dolmen (M36: one more Create per monument Create it did not grant and that is
+    not its own creation (with `own_creation`; `RelaxConfig.discard_turns`), with 11 or more
+    in the Past; the turns: `timing.poulnabrone_turns`)."""
     m, cards, in_play = ctx.model, ctx.cards, effects.in_play
     kensington: LinExpr = 0
     elongated: list[LinExpr] = []
@@ -283,9 +284,12 @@ def special_cards(ctx: Context, effects: Effects, turns: TurnActions,
         if "elongated_skulls" in sp:
             elongated.append(in_play[c])
         if "poulnabrone" in sp:
-            # M36: one more Create per Create it did not grant, with 11 or more in the Past.
+            # M36: one more Create per Create it did not grant, with 11 or more in the Past;
+            # its own creations are not doubled (card-clarifications, M36: "any monument
+            # Create other than itself"): p <= (created - its creations) - p.
             p = m.new_int_var(0, big, f"poul_{cards[c].code}")
-            m.add(2 * p <= events.monuments_created)
+            own = in_play[c] - (1 if c in ctx.reach.in_timeline else 0) if own_creation else 0
+            m.add(2 * p + own <= events.monuments_created)
             m.add(p <= big * in_play[c])
             poulnabrone_creates.append(p)
             poulnabrone = poulnabrone + p
