@@ -189,7 +189,7 @@ class RelaxConfig:
     lb_tree_budget: float = 0.5
     # Cards of the discard pile only after the reshuffle (`cardflow.from_discard`) and
     # Poulnabrone's own creation not doubled (`effects.special_cards`): always sound, on when
-    # at most this many turns remain. Measured (session 8, the 24 kept lines, mean bound /
+    # at most this many turns remain. Measured (session 7, the 24 kept lines, mean bound /
     # line VP, off -> on): turn 15 at 0.1 s 1.61 -> 1.52, at 0.3 s 1.54 -> 1.36; turn 14 at
     # 0.1 s 2.32 -> 2.29, at 0.3 s 2.23 -> 2.18 (with 3); but with 3 turns left the root call
     # of test_policy's turn-14 position (1.0 s) then finds no solution, so no plan for NRPA
