@@ -82,17 +82,15 @@ OUT_FRAMES: Final = frozenset({D_PAY, D_ARCHIVE, D_DISCARD_VAR, D_CREATE_CARD, D
 
 
 def steps_take(steps: tuple[Step, ...]) -> int:
-    """The most builder cards running `steps` once takes from the deck (see the module)."""
-    n = 0
+    """The most builder cards running `steps` once takes from the deck (see the module): the
+    cards it draws into the hand plus those it looks at (`steps_look`)."""
+    look = steps_look(steps)
+    if look >= UNBOUNDED:
+        return UNBOUNDED
+    n = look
     for s in all_steps(steps):
         if s.op == "draw":
             n += min(DRAW_MAX, s.n) if s.per is None else DRAW_MAX
-        elif s.op == "reveal_keep":
-            n += s.count
-        elif s.op == "ancient_greek":
-            n += GREEK
-        elif s.op == "reveal_until":
-            return UNBOUNDED
     return n
 
 
