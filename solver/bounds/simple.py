@@ -382,14 +382,12 @@ def _declined_max(future: list[int], declines: int, facts: PoolFacts, cards: tup
     if declines <= 0 or not (future or others):
         return 0
     vp = facts.vp
-    values = [vp[c] + (_effect_max(cards[c], ranges) if c in facts.endgame else 0)
-              for c in future]
-    values.sort(reverse=True)
+    worth = {c: vp[c] + (_effect_max(cards[c], ranges) if c in facts.endgame else 0)
+             for c in (future if not late or others is None else (*future, *others))}
+    values = sorted((worth[c] for c in future), reverse=True)
     if not late or others is None:
         return sum(values[:declines])
-    extra = [vp[c] + (_effect_max(cards[c], ranges) if c in facts.endgame else 0)
-             for c in others]
-    extra.sort(reverse=True)
+    extra = sorted((worth[c] for c in others), reverse=True)
     return max(sum(values[:declines - j]) + sum(extra[:j]) for j in range(min(late, declines) + 1))
 
 

@@ -41,10 +41,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from solver.bounds.movers import learns
 from solver.bounds.reachable import (
     ARTIFACT_CREATE,
     LEARN,
-    LEARN_OPS,
     MONUMENT,
     UNBOUNDED,
     Reach,
@@ -311,11 +311,6 @@ def creates_card(steps: tuple[Step, ...]) -> bool:
     return any(s.op in ("create", "ancient_greek") for s in all_steps(steps))
 
 
-def learns(steps: tuple[Step, ...]) -> bool:
-    """Whether running `steps` may learn a technology."""
-    return any(s.op in LEARN_OPS for s in all_steps(steps))
-
-
 def enters_after_actions(st: GameState, table: TakeTable, present: set[int],
                          memo: ReachMemo) -> bool:
     """In the last turn (no decline phase runs: the game ends at its start, D8): whether a card
@@ -379,7 +374,7 @@ def late_creates(st: GameState, table: TakeTable, present: set[int], poulnabrone
     if st.chests_under and data is not None:
         for k in st.chests_under:
             steps = data.chests[k].steps
-            if open_techs and any(s.op in LEARN_OPS for s in all_steps(steps)):
+            if open_techs and learns(steps):
                 return UNBOUNDED
             n += monuments_created(steps)
     if not any(fr[0] == F_TIMELINE_PHASE for fr in st.stack):
