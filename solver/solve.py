@@ -76,8 +76,15 @@ class SolveConfig:
     # empty policy after each level-2 search) 49.0 VP mean, every goal met; 2 x 45 49.5 mean
     # of 17 with one goal missed; seed 0 or 1 only: 2 x 20 41.8, 2 x 60 51.2 of 5 (one missed),
     # 3 x 12 44.0, 1 x 100 38.3.
+    # Measured again at the budget a 60 s solve gives each of its 2 workers (session 8: NRPA
+    # alone, 4M decisions, seed 0, trials 1-6 x hands 1 and 3, compiled; VP mean of 12, every
+    # goal met at 4M): level 2 x 30 59.1, 2 x 60 67.0, 2 x 100 67.4, 3 x 15 63.6; at 3.5M 58.7,
+    # 64.2, 65.3, 66.2 (one goal missed). The longer restarts find a first goal-meeting line
+    # later (2 x 60 at up to 0.9M decisions, 2 x 100 at 3.3M on t6-h1; 2 x 30 by 0.22M), so
+    # the restarts before one is known keep 30 iterations (`nrpa_first_iterations`).
     nrpa_level: int = 2
-    nrpa_iterations: int = 30
+    nrpa_iterations: int = 60
+    nrpa_first_iterations: int = 30
     first_solution: bool = False  # stop at the first goal-meeting line (`heritage check`)
     exact_first_phases: int = 1  # exact search first when this few decline phases are left
     exact_first_share: float = 0.5
@@ -148,7 +155,8 @@ class SolveResult:
 
 
 def _nrpa_config(cfg: SolveConfig, worker: int, nodes: int | None, seconds: float | None) -> NRPAConfig:
-    return NRPAConfig(level=cfg.nrpa_level, iterations=cfg.nrpa_iterations, max_nodes=nodes,
+    return NRPAConfig(level=cfg.nrpa_level, iterations=cfg.nrpa_iterations,
+                      first_iterations=cfg.nrpa_first_iterations, max_nodes=nodes,
                       max_seconds=seconds, seed=cfg.seed * 1000 + worker,
                       stop_when_found=cfg.first_solution)
 

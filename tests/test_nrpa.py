@@ -138,12 +138,13 @@ class Reference:
                 new[c] = new.get(c, 0.0) - self.cfg.alpha * w / z
         return new
 
-    def level(self, n: int, policy: dict[Hashable, float]) -> tuple[float, list[tuple[list[Hashable], list[float], int]]]:
+    def level(self, n: int, policy: dict[Hashable, float], iterations: int
+              ) -> tuple[float, list[tuple[list[Hashable], list[float], int]]]:
         if n == 0:
             return self.playout(policy)
         best, best_trace = -math.inf, []
-        for _ in range(self.cfg.iterations):
-            score, trace = self.level(n - 1, policy)
+        for _ in range(iterations):
+            score, trace = self.level(n - 1, policy, iterations)
             if score >= best:
                 best, best_trace = score, trace
             policy = self.adapt(policy, best_trace)
@@ -151,8 +152,11 @@ class Reference:
 
     def run(self) -> Reference:
         try:
-            while True:
-                self.level(self.cfg.level, {})
+            while True:  # before any goal-meeting line: the hunting restarts' iterations
+                first = self.cfg.first_iterations
+                hunting = first is not None and self.value == -math.inf
+                self.level(self.cfg.level, {}, first if first is not None and hunting
+                           else self.cfg.iterations)
         except StopIteration:
             pass
         return self
@@ -180,6 +184,35 @@ def test_same_lines_as_the_reference_with_prior(level: int, iterations: int, see
     inc = NRPA(Digits(), cfg, game=PriorGame()).run()
     assert (inc.value, inc.line, inc.nodes, inc.playouts) == (ref.value, ref.line, ref.nodes,
                                                               ref.playouts)
+
+
+@pytest.mark.parametrize(("level", "iterations", "seed", "nodes"), CASES)
+def test_hunting_restarts_run_first_iterations(level: int, iterations: int, seed: int,
+                                               nodes: int) -> None:
+    """`first_iterations`: the restarts that begin before any goal-meeting line run that many
+    iterations per level, the later ones `iterations`, as in the reference (whose feasibility
+    rule leaves some playouts infeasible)."""
+    cfg = NRPAConfig(level=level, iterations=iterations, first_iterations=2, seed=seed,
+                     max_nodes=nodes)
+    ref = Reference(Digits(), cfg, PriorGame()).run()
+    inc = NRPA(Digits(), cfg, game=PriorGame()).run()
+    assert (inc.value, inc.line, inc.nodes, inc.playouts) == (ref.value, ref.line, ref.nodes,
+                                                              ref.playouts)
+
+
+def test_first_iterations_change_the_search() -> None:
+    """The hunting restarts' iterations are used: on some case the run differs from the one
+    without them (a test above that ignored them would still pass against a reference that
+    ignored them too)."""
+    differs = 0
+    for level, iterations, seed, nodes in CASES:
+        plain = NRPAConfig(level=level, iterations=iterations, seed=seed, max_nodes=nodes)
+        hunt = NRPAConfig(level=level, iterations=iterations, first_iterations=2, seed=seed,
+                          max_nodes=nodes)
+        a = NRPA(Digits(), plain, game=PriorGame()).run()
+        b = NRPA(Digits(), hunt, game=PriorGame()).run()
+        differs += (a.value, a.line) != (b.value, b.line)
+    assert differs > 0
 
 
 @pytest.mark.parametrize("alpha", [1.0, 0.7, 2.5])

@@ -47,6 +47,9 @@ class NRPAConfig(Frozen):
 
     :param level: nesting level of each restart (2 is a good default for ~75-decision games).
     :param iterations: searches of level ``n-1`` per level ``n`` (Rosin used 100).
+    :param first_iterations: `iterations` of the restarts that begin before any goal-meeting
+        line is known (``None``: `iterations`): short restarts hunt for a first goal-meeting
+        line over many fresh policies, longer ones then improve on it.
     :param alpha: step size of the policy adaptation.
     :param max_nodes: total decisions played over all playouts (``None``: no limit).
     :param max_seconds: wall-clock budget (``None``: none; not deterministic).
@@ -59,6 +62,7 @@ class NRPAConfig(Frozen):
 
     level: int = 2
     iterations: int = 30
+    first_iterations: int | None = None
     alpha: float = 1.0
     max_nodes: int | None = None
     max_seconds: float | None = None
@@ -330,14 +334,18 @@ class NRPA(Generic[S]):
         self._layouts = [(trace, layout), *self._layouts[:3]]
         return layout
 
-    def level(self, n: int, policy: Policy) -> tuple[float, Trace]:
+    def level(self, n: int, policy: Policy, iterations: int | None = None
+              ) -> tuple[float, Trace]:
         """A level-`n` search that adapts `policy` in place (the caller's copy: a level gives
-        each level below it a copy of its own policy, as in the standard algorithm)."""
+        each level below it a copy of its own policy, as in the standard algorithm), each level
+        running `iterations` searches of the level below (``None``: the configuration's)."""
         if n == 0:
             return self.playout(policy)
+        if iterations is None:
+            iterations = self.config.iterations
         best_score = -math.inf
         best_trace: Trace = []
-        for _ in range(self.config.iterations):
+        for _ in range(iterations):
             if n == 1:
                 score, trace = self.playout(policy)  # a playout does not change its policy
                 if score >= best_score:  # the playout's weights are the policy's: reuse them
@@ -346,17 +354,20 @@ class NRPA(Generic[S]):
                 else:
                     self.adapt(policy, best_trace)
                 continue
-            score, trace = self.level(n - 1, policy.copy())
+            score, trace = self.level(n - 1, policy.copy(), iterations)
             if score >= best_score:
                 best_score, best_trace = score, trace
             self.adapt(policy, best_trace)
         return best_score, best_trace
 
     def run(self) -> Incumbent:
-        """Restart level-`level` searches until the budget runs out (at least one playout)."""
+        """Restart level-`level` searches until the budget runs out (at least one playout); a
+        restart that begins before any goal-meeting line is known runs `first_iterations`."""
+        cfg = self.config
         try:
             while True:
-                self.level(self.config.level, Policy())
+                hunting = cfg.first_iterations is not None and not self.best.found
+                self.level(cfg.level, Policy(), cfg.first_iterations if hunting else None)
                 if self.config.max_nodes is None and self.config.max_seconds is None \
                         and self.should_stop is None:
                     break
