@@ -59,7 +59,7 @@ def solve_row(inst: Instance, time_limit: float, workers: int, bound: str,
               polish_share: float | None = None) -> dict[str, Any]:
     """Solve the deal `inst` with a time limit and report one row (module docstring);
     `polish_share`: `SolveConfig.polish_share` (None: the default)."""
-    extra = {} if polish_share is None else {"polish_share": polish_share}
+    extra: dict[str, Any] = {} if polish_share is None else {"polish_share": polish_share}
     res = solve(inst.root(), SolveConfig(time_limit=time_limit, node_limit=None,
                                          workers=workers, bound=bound, **extra))
     return {

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks import solve_table, vs_mcts
+from benchmarks import nrpa_settings, solve_table, vs_mcts
 
 
 def test_deals_are_selected_by_id_or_by_trials_and_hands() -> None:
@@ -64,3 +64,38 @@ def test_vs_mcts_compares_a_deal_with_reused_solve_rows(tmp_path: Path, capsys: 
     assert row["solve_vp"] == 1.0 and row["mcts_budget"] == 0.5
     assert "mcts_binary_vp" in row and row["mcts_simulations"] >= 2
     assert row["flagged"] == (row["mcts_vp"] is not None and 1.15 * row["mcts_vp"] > 1.0)
+
+
+def test_nrpa_settings_parse_and_reject_clearly() -> None:
+    got = nrpa_settings.parse_settings("2x30, 3x15,2x30-60")
+    assert [s.name for s in got] == ["2x30", "3x15", "2x30-60"]
+    assert got[2] == nrpa_settings.Setting(2, 60, 30)
+    for bad in ("2", "2x", "0x30", "2x0", "2x0-30", "x30"):
+        with pytest.raises(ValueError, match="--settings"):
+            nrpa_settings.parse_settings(bad)
+
+
+def test_nrpa_settings_runs_are_deterministic_and_read_at_checkpoints(
+        tmp_path: Path, capsys: Any) -> None:
+    """Two settings on one deal with a tiny node limit: the JSON rows, the same again on a
+    second run (node limits: no machine in the result), and the VP at a checkpoint is the
+    history's last value within it."""
+    out = tmp_path / "runs.jsonl"
+    args = ["--deals", "t4-h4", "--nodes", "3000", "--settings", "1x5,1x2-5", "--json"]
+    assert nrpa_settings.main([*args, "--out", str(out)]) == 0
+    first = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert nrpa_settings.main(args) == 0
+    again = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert first == again == [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r["setting"] for r in first] == ["1x5", "1x2-5"]
+    for row in first:
+        assert row["nodes"] >= 3000 and row["playouts"] >= 1
+        steps = [v for _, v in row["history"]]
+        assert steps == sorted(set(steps))  # improvements only
+        if row["history"]:
+            n, v = row["history"][0]
+            assert nrpa_settings.vp_at(row, n - 1) is None and nrpa_settings.vp_at(row, n) == v
+            assert row["vp"] == row["history"][-1][1]
+    assert nrpa_settings.main(["--deals", "t4-h4", "--nodes", "2000", "--settings", "1x3"]) == 0
+    text = capsys.readouterr().out
+    assert text.splitlines()[0].startswith("setting") and "t4-h4-s0" in text
