@@ -99,8 +99,11 @@ def run_nrpa(root: GameState, budget: float, seed: int) -> RunResult:
             trace.append((inc.found_at, inc.value))
 
     start = time.monotonic()
-    inc = NRPA(root, NRPAConfig(max_seconds=budget, seed=seed * 1000), on_improve=improve,
-               game=HeritageGame()).run()
+    solve_cfg = SolveConfig()
+    cfg = NRPAConfig(level=solve_cfg.nrpa_level, iterations=solve_cfg.nrpa_iterations,
+                     first_iterations=solve_cfg.nrpa_first_iterations, max_seconds=budget,
+                     seed=seed * 1000)
+    inc = NRPA(root, cfg, on_improve=improve, game=HeritageGame()).run()
     found = inc.found
     return RunResult(
         solver="nrpa", status=Status.FEASIBLE if found else Status.UNKNOWN,
