@@ -137,9 +137,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = parse_settings(args.settings)
         deals = select_deals(args.deals, "1,2,3,4,5,6", args.hands, seed=0)
-        checkpoints = [float(c) for c in args.checkpoints.split(",")]
     except ValueError as exc:
         parser.error(str(exc))
+    try:
+        checkpoints = [float(c) for c in args.checkpoints.split(",")]
+    except ValueError:
+        parser.error(f"--checkpoints: {args.checkpoints!r} is not a comma-separated list of "
+                     f"numbers (millions of decisions), e.g. 0.5,1,2")
     if args.nodes < 1:
         parser.error(f"--nodes must be at least 1, got {args.nodes}")
     rows = []
@@ -153,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 with args.out.open("a", encoding="utf-8") as f:
                     f.write(json.dumps(row) + "\n")
     if not args.json:
-        print(table(rows, checkpoints + [args.nodes / 1e6]))
+        print(table(rows, list(dict.fromkeys([*checkpoints, args.nodes / 1e6]))))
     return 0
 
 

@@ -58,10 +58,10 @@ from solver.engine.errors import HeritageError
 from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.search.exhaustive import SearchConfig, search
-from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
+from solver.search.nrpa import NRPA, Incumbent
 from solver.search.status import Status
 from solver.search.tt import DEFAULT_MEMORY_MB
-from solver.solve import Progress, SolveConfig, solve
+from solver.solve import Progress, SolveConfig, nrpa_config, solve
 
 DEFAULT_OUT = Path("bench-results")
 DEFAULT_BUDGET = 10.0
@@ -99,10 +99,7 @@ def run_nrpa(root: GameState, budget: float, seed: int) -> RunResult:
             trace.append((inc.found_at, inc.value))
 
     start = time.monotonic()
-    solve_cfg = SolveConfig()
-    cfg = NRPAConfig(level=solve_cfg.nrpa_level, iterations=solve_cfg.nrpa_iterations,
-                     first_iterations=solve_cfg.nrpa_first_iterations, max_seconds=budget,
-                     seed=seed * 1000)
+    cfg = nrpa_config(SolveConfig(seed=seed), 0, None, budget)  # the solve's first worker
     inc = NRPA(root, cfg, on_improve=improve, game=HeritageGame()).run()
     found = inc.found
     return RunResult(

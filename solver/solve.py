@@ -154,7 +154,10 @@ class SolveResult:
         return max(0.0, self.bound - self.value)
 
 
-def _nrpa_config(cfg: SolveConfig, worker: int, nodes: int | None, seconds: float | None) -> NRPAConfig:
+def nrpa_config(cfg: SolveConfig, worker: int, nodes: int | None, seconds: float | None
+                ) -> NRPAConfig:
+    """The NRPA settings of worker `worker` of a solve with `cfg`: its level, iterations and
+    seed, and its share of the budget (`nodes` decisions, `seconds`)."""
     return NRPAConfig(level=cfg.nrpa_level, iterations=cfg.nrpa_iterations,
                       first_iterations=cfg.nrpa_first_iterations, max_nodes=nodes,
                       max_seconds=seconds, seed=cfg.seed * 1000 + worker,
@@ -211,7 +214,7 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
             progress.nodes = holder[0].best.nodes  # keep the live display's node count fresh
             return interrupt.is_set()
 
-        run = NRPA(root, _nrpa_config(cfg, 0, share, seconds), on_improve=improve, should_stop=tick,
+        run = NRPA(root, nrpa_config(cfg, 0, share, seconds), on_improve=improve, should_stop=tick,
                    game=worker_game(game, plan, 0, 1))
         holder.append(run)
         inc = run.run()
@@ -222,7 +225,7 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
     out = ctx.Queue()
     stop = ctx.Event()
     procs = [ctx.Process(target=_worker, args=(root, worker_game(game, plan, w, cfg.workers),
-                                               _nrpa_config(cfg, w, share, seconds), w, out, stop),
+                                               nrpa_config(cfg, w, share, seconds), w, out, stop),
                          daemon=True) for w in range(cfg.workers)]
     for p in procs:
         p.start()

@@ -155,8 +155,7 @@ class Reference:
             while True:  # before any goal-meeting line: the hunting restarts' iterations
                 first = self.cfg.first_iterations
                 hunting = first is not None and self.value == -math.inf
-                self.level(self.cfg.level, {}, first if first is not None and hunting
-                           else self.cfg.iterations)
+                self.level(self.cfg.level, {}, first if hunting else self.cfg.iterations)
         except StopIteration:
             pass
         return self

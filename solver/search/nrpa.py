@@ -334,15 +334,12 @@ class NRPA(Generic[S]):
         self._layouts = [(trace, layout), *self._layouts[:3]]
         return layout
 
-    def level(self, n: int, policy: Policy, iterations: int | None = None
-              ) -> tuple[float, Trace]:
+    def level(self, n: int, policy: Policy, iterations: int) -> tuple[float, Trace]:
         """A level-`n` search that adapts `policy` in place (the caller's copy: a level gives
         each level below it a copy of its own policy, as in the standard algorithm), each level
-        running `iterations` searches of the level below (``None``: the configuration's)."""
+        running `iterations` searches of the level below."""
         if n == 0:
             return self.playout(policy)
-        if iterations is None:
-            iterations = self.config.iterations
         best_score = -math.inf
         best_trace: Trace = []
         for _ in range(iterations):
@@ -366,9 +363,11 @@ class NRPA(Generic[S]):
         cfg = self.config
         try:
             while True:
-                hunting = cfg.first_iterations is not None and not self.best.found
-                self.level(cfg.level, Policy(), cfg.first_iterations if hunting else None)
-                if self.config.max_nodes is None and self.config.max_seconds is None \
+                first = cfg.first_iterations  # before any goal-meeting line: hunting
+                iterations = first if first is not None and not self.best.found \
+                    else cfg.iterations
+                self.level(cfg.level, Policy(), iterations)
+                if cfg.max_nodes is None and cfg.max_seconds is None \
                         and self.should_stop is None:
                     break
         except _Stop:
