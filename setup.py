@@ -42,6 +42,7 @@ COMPILED = (
     "solver/bounds/reachable.py",
     "solver/bounds/movers.py",
     "solver/bounds/takes.py",
+    "solver/bounds/techrow.py",
     "solver/game.py",
 )
 #: What stays interpreted inside those rooms, and why. Everything else of the package is

@@ -210,15 +210,15 @@ class Reach(Frozen):
     :param art_creates: Creates of an artifact.
     :param splits: with few action choices left (`SPLIT_ACTIONS`), each split of them into
         Creates, Learns and other actions with its own counts: (Create actions, Learn actions,
-        other actions, Creates of monuments, Learns, Creates of artifacts); each count above
-        is the largest over the splits. Empty when not split.
+        other actions, Creates of monuments, Learns, Creates of artifacts, lost knowledge
+        removed); each count above is the largest over the splits. Empty when not split.
     """
 
     creates: int
     learns: int
     lost_removed: int
     art_creates: int = UNBOUNDED
-    splits: tuple[tuple[int, int, int, int, int, int], ...] = ()
+    splits: tuple[tuple[int, int, int, int, int, int, int], ...] = ()
 
 
 class ReachMemo:
@@ -319,7 +319,8 @@ CREATING: Final = 3
 
 def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
           poulnabrone: tuple[int, ...], memo: ReachMemo | None = None,
-          action_phase: bool = False, present: set[int] | None = None) -> Reach:
+          action_phase: bool = False, present: set[int] | None = None,
+          techs_open: frozenset[int] | None = None) -> Reach:
     """The `Reach` of `st`: `acts` are the game's activators, `declines` the decline phases
     still to come (`solver.bounds.simple.decline_phases_left`), `poulnabrone` the pool's cards
     with that special; `memo` saves work between calls. With no decline left, lost knowledge
@@ -345,7 +346,9 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
     action choices left and the work on the stack; `declines` is then 0): later phases and
     turns add their action choices and effects, which this leaves out.
     `present`, when given: the builder cards that may enter play by then (`solver.bounds.takes`);
-    a builder card out of play and not among them never acts, as one in the Past."""
+    a builder card out of play and not among them never acts, as one in the Past.
+    `techs_open`, when given: the technologies that may still enter the collection
+    (`solver.bounds.techrow`); one not among them never acts, as one already learned."""
     if memo is None:
         memo = ReachMemo()
     turn = max(st.turn, 0)
@@ -392,7 +395,8 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
     for a in acts:
         c = a.card
         if a.tech:
-            status.append(PAST if c in techs else OUT)
+            status.append(PAST if c in techs or (techs_open is not None and c not in techs_open)
+                          else OUT)
         elif c in past:
             status.append(PAST)
         elif c in in_play:
@@ -450,13 +454,13 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
     else:
         splits = [(actions, actions, actions)]
     best = (0, 0, 0, 0)
-    each: list[tuple[int, int, int, int, int, int]] = []
+    each: list[tuple[int, int, int, int, int, int, int]] = []
     for creating_now, learning, digging in splits:
         r = _split(in_play, out_mon, out_art, out_tech, creating_now, learning,
                    digging + excavates, phases, flight, declines, doubled, creating, known)
         best = (max(best[0], r[0]), max(best[1], r[1]), max(best[2], r[2]), max(best[3], r[3]))
         if actions <= SPLIT_ACTIONS:
-            each.append((creating_now, learning, digging, r[0], r[1], r[3]))
+            each.append((creating_now, learning, digging, r[0], r[1], r[3], r[2]))
     return Reach(best[0], best[1], best[2], best[3], tuple(each))
 
 

@@ -38,6 +38,15 @@ score sheet (RULES.md section 7), the most each row can still reach:
 * One Learn left after the last decline (`_one_learn`): the technology row and the end-game
   rules are bounded together, over the one technology that may still be learned, instead of
   each at its own best (a technology counter grows by 1 in one type, not in all three).
+* After the last decline a requirement on a Past count that is not met now is never met again
+  (the Past changes only at a decline, section 4C step 2; `_learnable_later`), and in the last
+  turn only the technologies on the tiles, revealed, or turned up by the tile refills still
+  to come can enter the collection (`solver.bounds.techrow`): the others are no candidates,
+  and their immediate effects (a removal of lost knowledge, a Learn) do not count.
+* With few action choices left (`solver.bounds.reachable`'s splits), each split of them into
+  Creates, Learns and other actions is bounded on its own and the largest kept: one action is
+  a Create or a Learn, not both, so the Timeline row and the technology row do not both take
+  every action.
 
 It is loose early in the game; near the end (few decline phases left) it is what lets branch
 and bound cut. The constraint layer (`solver.bounds.cpsat`) gives a tighter one.
@@ -58,6 +67,7 @@ from solver.bounds.takes import (
     late_creates,
     take_table,
 )
+from solver.bounds.techrow import TILE_OPS, TileTaker, last_turn_techs, tile_takers
 from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Card, all_steps
 from solver.engine.conditions import count
@@ -87,7 +97,8 @@ def _grants_learn(card: Card) -> int:
 LEARN_STEPS: Final = frozenset({"learn", "niches"})
 
 
-def _learnable_later(st: GameState, facts: PoolFacts) -> set[int] | None:
+def _learnable_later(st: GameState, facts: PoolFacts,
+                     present: set[int] | None = None) -> set[int] | None:
     """With no decline left: the technologies not yet learned that may still enter the
     collection, or None when every one may (no filter).
 
@@ -96,17 +107,27 @@ def _learnable_later(st: GameState, facts: PoolFacts) -> set[int] | None:
     happens, or by Abu Simbel's decline effect (none after the last decline). Lost knowledge
     grows only when a monument declines (section 4C step 2; removals lower it, D22), so it never
     exceeds its current value again: a requirement that asks for at least (or exactly) ``k`` lost
-    knowledge with ``k`` above it is never met again. Candi Sukuh in the Timeline lowers one "at
+    knowledge with ``k`` above it is never met again. The Past never changes again either (a
+    card enters it only by declining, section 4C step 2, and never leaves it): a requirement
+    that asks for at least (or exactly) ``k`` of a Past count with ``k`` above its value now is
+    never met again. Candi Sukuh in the Timeline lowers one "at
     least" value by 1 (D19), so while a card with that special is out of the Past an "at least"
     ``k`` needs only ``k - 1``. A Learn that ignores requirements (an effect's step or one under
-    way) can take any of them: then no filter, as long as such a card is out of the Past."""
+    way) can take any of them: then no filter, as long as such a card is out of the Past.
+    `present`, when given (the last turn, `_in_play_by_the_end`): the builder cards that may be
+    in play before the game ends; one out of play and not among them never acts, as one in the
+    Past."""
     past = set(st.past)
-    if any(c not in past for c in facts.free_learners):
+    cards = st.book.cards
+
+    def may_act(c: int) -> bool:
+        return c not in past and (present is None or c in present or cards[c].is_tech)
+
+    if any(may_act(c) for c in facts.free_learners):
         return None
     if any(fr[0] == D_LEARN and fr[2] for fr in st.stack):
         return None
-    relax = 1 if any(c not in past for c in facts.candi) else 0
-    cards = st.book.cards
+    relax = 1 if any(may_act(c) for c in facts.candi) else 0
     known = set(st.techs)
     out: set[int] = set()
     for _, c in facts.techs_by_vp:
@@ -114,10 +135,13 @@ def _learnable_later(st: GameState, facts: PoolFacts) -> set[int] | None:
             continue
         ok = True
         for clause in cards[c].requirement:
-            if clause.counter != "lost":
+            if clause.op not in (">=", "=="):
                 continue
             need = clause.value - relax if clause.op == ">=" else clause.value
-            if clause.op in (">=", "==") and need > st.lost:
+            if clause.counter == "lost":
+                if need > st.lost:
+                    ok = False
+            elif clause.counter.startswith("past.") and need > count(st, clause.counter, c):
                 ok = False
         if ok:
             out.add(c)
@@ -166,6 +190,9 @@ class PoolFacts(Frozen):
     :param mover_facts: what can put a monument into space 1 during a decline phase
         (`solver.bounds.movers`).
     :param takes: the pool's cards that take from the builder deck (`solver.bounds.takes`).
+    :param tile_takers: the pool's cards that take technologies off the tiles other than by a
+        Learn (`solver.bounds.techrow`).
+    :param chest_takers: a chest of the setup does.
     """
 
     monuments: tuple[int, ...]
@@ -180,6 +207,8 @@ class PoolFacts(Frozen):
     candi: tuple[int, ...] = ()
     mover_facts: MoverFacts | None = None
     takes: TakeTable | None = None
+    tile_takers: tuple[TileTaker, ...] = ()
+    chest_takers: bool = True
 
 
 def pool_facts(st: GameState) -> PoolFacts:
@@ -206,7 +235,17 @@ def pool_facts(st: GameState) -> PoolFacts:
                     if any(e.special == "candi_sukuh" for e in cards[c].effects)),
         mover_facts=mover_facts(cards, pool),
         takes=take_table(cards, pool),
+        tile_takers=tile_takers(cards, pool),
+        chest_takers=_chest_takers(st),
     )
+
+
+def _chest_takers(st: GameState) -> bool:
+    """Whether a chest of the setup holds a step that takes technologies off the tiles."""
+    data = st.setup.chest_data
+    if data is None:
+        return False
+    return any(s.op in TILE_OPS for chest in data.chests for s in all_steps(chest.steps))
 
 
 class PoolFactsCache:
@@ -253,33 +292,45 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     if declines and facts.takes is not None and last_decline_now(st):
         near, declines, late = _decliners_this_turn(st, facts, facts.takes, future, declines, memo)
     r = reach(st, facts.activators, phases, facts.poulnabrone, memo)
-    if not phases and (r.creates or r.art_creates):  # else no card out of play can act
-        present = _in_play_by_the_end(st, facts, memo)
-        if present is not None:
-            r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present)
-    learns_left = r.learns
+    present = _in_play_by_the_end(st, facts, memo) if not phases else None
+    if present is not None and (r.creates or r.art_creates):  # else no card out of play acts
+        r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present)
+    later = _learnable_later(st, facts, present) if phases == 0 else None
+    if phases == 0 and r.learns < UNBOUNDED:
+        row = last_turn_techs(st, r.learns, facts.tile_takers, facts.chest_takers, present)
+        if row is not None:  # the last turn: only these can still enter the collection
+            later = set(row) if later is None else later & row
+            r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present,
+                      techs_open=row)
     known_techs = set(st.techs)
-    later = _learnable_later(st, facts) if phases == 0 else None
     tech_vps = [v for v, c in facts.techs_by_vp
                 if c not in known_techs and (later is None or c in later)]
-    tech_future = sum(tech_vps[:learns_left])
-    # End-game effects at their most optimistic: each card's rule at its best over the range
-    # its counter can still reach (`CounterRanges`).
-    lost_lo = 0 if r.lost_removed >= UNBOUNDED else max(0, st.lost - r.lost_removed)
-    ranges = CounterRanges(st, declines, min(learns_left, len(tech_vps)), r.creates, lost_lo,
-                           st.lost if phases == 0 else st.lost + LOST_CAP)
-    effect_bound = 0
-    for c in st.past:
-        if c in facts.endgame:
-            effect_bound += _effect_max(cards[c], ranges)
-    if declines == 0 and min(learns_left, len(tech_vps)) == 1:
-        joint = _one_learn(st, facts, r.creates, lost_lo, ranges.lost[1], later)
-        if joint < tech_future + effect_bound:
-            tech_future, effect_bound = 0, joint
-    declined = _declined_max(near, declines, facts, cards, ranges, future, late)
     in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
-    timeline = min(TIMELINE_PLACES, in_timeline + r.creates)
-    return past_vp + declined + effect_bound + techs_vp + tech_future + timeline - lost_lo
+    fixed = past_vp + techs_vp
+
+    def rest(learns_left: int, creates: int, lost_removed: int) -> int:
+        """The rows that depend on the Learns, Creates and removals still reachable."""
+        tech_future = sum(tech_vps[:learns_left])
+        # End-game effects at their most optimistic: each card's rule at its best over the
+        # range its counter can still reach (`CounterRanges`).
+        lost_lo = 0 if lost_removed >= UNBOUNDED else max(0, st.lost - lost_removed)
+        ranges = CounterRanges(st, declines, min(learns_left, len(tech_vps)), creates, lost_lo,
+                               st.lost if phases == 0 else st.lost + LOST_CAP)
+        effect_bound = 0
+        for c in st.past:
+            if c in facts.endgame:
+                effect_bound += _effect_max(cards[c], ranges)
+        if declines == 0 and min(learns_left, len(tech_vps)) == 1:
+            joint = _one_learn(st, facts, creates, lost_lo, ranges.lost[1], later)
+            if joint < tech_future + effect_bound:
+                tech_future, effect_bound = 0, joint
+        declined = _declined_max(near, declines, facts, cards, ranges, future, late)
+        timeline = min(TIMELINE_PLACES, in_timeline + creates)
+        return declined + effect_bound + tech_future + timeline - lost_lo
+
+    if r.splits:  # one action is not both a Create and a Learn: each split on its own
+        return fixed + max(rest(learns, mon, lost) for _, _, _, mon, learns, _, lost in r.splits)
+    return fixed + rest(r.learns, r.creates, r.lost_removed)
 
 
 def _decliners_this_turn(st: GameState, facts: PoolFacts, table: TakeTable, future: list[int],

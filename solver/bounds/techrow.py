@@ -1,0 +1,190 @@
+"""Which technologies can still enter the collection in the last turn: those on the tiles now,
+those already revealed, and those the tile refills can still turn up (a bound for
+`solver.bounds.simple`).
+
+A technology enters the collection only (RULES.md section 5 and section 12):
+
+* by a Learn (the action, or an effect's Learn): the player takes an *available* technology,
+  one on a tile;
+* by the Pyramid of the Niches (P7, ``niches``): one of the top 7 of the Level II deck, revealed;
+* by Abu Simbel's decline effect (``gain_held_tech``): the technology held on it.
+
+In the last turn no decline phase moves a monument (the game ends at once at its decline phase,
+D8) and no technology phase comes, so the tiles change only when a technology leaves one: a
+Learn, or an effect that buries (``bury_tech``) or holds (``hold_tech``) an available one. A tile
+left with exactly one card is refilled with 3 from the top of its level's deck (section 5,
+Learn), reshuffling that level's discards when the deck runs out. So with at most ``R`` removals
+from the tiles still to come, a refill's cards can be learned only if a Learn follows it, so
+only the refills the first ``R - 1`` removals cause matter (`refills`, level by level: at most
+``R - 1``), each taking the next 3 of its level's deck: the technologies that can still enter the collection are
+those on the tiles, those revealed (in limbo), and the top ``3 (R - 1)`` of each level's deck
+(fewer: `refills`), or every technology of that level in the deck and discard pile when that
+reaches past the deck's bottom. Every other technology
+stays out of the collection, whatever the line.
+
+``R`` is the Learns still reachable plus the buries and holds of the cards that can still
+activate. When such an effect could run more than once, or the Pyramid of the Niches (or a
+decline effect) could still run, or one of these steps is already under way, the answer is None
+(no restriction).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from solver.engine.cards import ARTIFACT, Card, Step, all_steps
+from solver.engine.frames import (
+    D_BOTTOM,
+    D_ORDER,
+    D_TECH_PICK,
+    D_YESNO,
+    F_EFFECT,
+    F_LEARN_TRIGGERS,
+    F_STEPS,
+)
+from solver.engine.setup import turns_for
+from solver.engine.state import CHEST_BASE, GameState
+from solver.frozen import Frozen
+
+#: Steps that take a technology off a tile (so a refill may follow) or reveal Level II ones.
+TILE_OPS: Final = frozenset({"bury_tech", "hold_tech", "niches"})
+REFILL: Final = 3  # cards a refilled tile takes from its level's deck
+
+
+@dataclass(frozen=True)
+class TileTaker(Frozen):
+    """A card of the pool whose effects take technologies off the tiles other than by a Learn.
+
+    :param card: the card. :param tech: it is a technology.
+    :param removals: the technologies its effects take off the tiles, once each runs.
+    :param once: every such effect is immediate and takes technologies off the tiles (no
+        Pyramid of the Niches' reveal): it runs once, when the card enters play or the
+        collection, and the card cannot go round again (not an artifact).
+    """
+
+    card: int
+    tech: bool
+    removals: int
+    once: bool
+
+
+def tile_takers(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[TileTaker, ...]:
+    """The `TileTaker`s of a game's card pool, in card order (fixed once the game is dealt).
+    Decline effects are left out: none runs in the last turn (its decline phase ends the game
+    at once, D8)."""
+    out: list[TileTaker] = []
+    for c in sorted(pool):
+        card = cards[c]
+        removals = 0
+        once = card.is_tech or card.kind != ARTIFACT
+        found = False
+        for e in card.effects:
+            steps = [s for s in all_steps(e.steps) if s.op in TILE_OPS]
+            if not steps or (e.moment == "decline" and e.trigger is None):
+                continue
+            found = True
+            if any(s.op == "niches" for s in steps) or e.moment != "immediate" or e.trigger:
+                once = False
+            removals += sum(max(1, s.count) for s in steps)
+        if found:
+            out.append(TileTaker(c, card.is_tech, removals, once))
+    return tuple(out)
+
+
+def _tile_ops_under_way(st: GameState) -> bool:
+    """Whether a step of `TILE_OPS` is pending on the stack (a decision of one, or an effect
+    queued or resolving that holds one)."""
+    cards = st.book.cards
+    data = st.setup.chest_data
+    for fr in st.stack:
+        kind = fr[0]
+        if kind in (D_TECH_PICK, D_BOTTOM):
+            return True
+        steps_lists: list[tuple[Step, ...]] = []
+        if kind in (F_STEPS, D_YESNO):
+            steps_lists.append(fr[2])
+        elif kind in (F_EFFECT, D_ORDER, F_LEARN_TRIGGERS):
+            items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1] if kind == D_ORDER else fr[2]
+            for c, i in items:
+                if c < CHEST_BASE:
+                    steps_lists.append(cards[c].effects[i].steps)
+                elif data is not None:
+                    steps_lists.append(data.chests[c - CHEST_BASE].steps)
+        for steps in steps_lists:
+            if any(s.op in TILE_OPS for s in all_steps(steps)):
+                return True
+    return False
+
+
+def refills(st: GameState, removals: int, level: int) -> int:
+    """The most refills of the tiles of `level` (1 or 2) that `removals` removals from the tiles
+    can cause (section 5, Learn): a tile is refilled when it is left with exactly one card, so
+    a tile with 2 cards now needs 1 removal for its first refill, one with 3 needs 2, and a
+    refilled tile (3 cards) 2 more. A tile keeps its level (only the middle of the game flips
+    one, section 6: at a decline)."""
+    if removals <= 0:
+        return 0
+    tiles = [t for t, lv in enumerate(st.tile_level) if lv == level]
+    if not tiles:
+        return 0
+    twos = sum(1 for t in tiles if sum(1 for c in st.tiles[3 * t:3 * t + 3] if c >= 0) == 2)
+    first = min(removals, twos)
+    return first + (removals - first) // 2
+
+
+def last_turn_techs(st: GameState, learns: int, takers: tuple[TileTaker, ...],
+                    chest_takers: bool = False,
+                    present: set[int] | None = None) -> frozenset[int] | None:
+    """In the last turn: the technologies that may still enter the collection (see the
+    module), given that at most `learns` Learns can still happen; None when not in the last
+    turn or when no restriction can be shown. `takers` are the pool's `tile_takers`;
+    `chest_takers`: a chest of the setup holds a step of `TILE_OPS`; `present`: the builder
+    cards that may be in play before the game ends (`solver.bounds.simple`), None: any.
+
+    A builder card's removals count while it is out of play and may enter it (in play, its
+    immediate effect has run, or is under way: no restriction then); a technology's while it
+    is among the technologies found so far (counted to a fixed point: each round's set holds
+    the previous one's)."""
+    if st.over or max(st.turn, 1) != turns_for(st.setup.time_space) or chest_takers:
+        return None
+    if _tile_ops_under_way(st):
+        return None
+    past = set(st.past)
+    known = set(st.techs)
+    in_play = set(st.artifacts)
+    for sp in st.spaces:
+        in_play.update(sp)
+    base = learns
+    tech_takers: list[TileTaker] = []
+    for t in takers:
+        if t.card in past or t.card in known:
+            continue  # never acts again (its immediate effect is not under way: checked above)
+        if t.tech:
+            tech_takers.append(t)
+            continue
+        if t.card in in_play or (present is not None and t.card not in present
+                                 and t.card not in st.limbo):
+            continue
+        if not t.once:
+            return None
+        base += t.removals
+    counted: set[int] = set()
+    while True:
+        removals = base + sum(t.removals for t in tech_takers if t.card in counted)
+        out = set(st.available_techs())
+        out.update(st.limbo)
+        for lv in (0, 1):
+            take = REFILL * refills(st, removals - 1, lv + 1)
+            if take > 0:
+                deck = st.tech_decks[lv]
+                out.update(deck[-take:])
+                if take > len(deck):
+                    out.update(st.tech_discards[lv])
+        now = {t.card for t in tech_takers if t.card in out}
+        if now <= counted:
+            break
+        if any(not t.once for t in tech_takers if t.card in now):
+            return None
+        counted |= now
+    return frozenset(c for c in out if c not in known)
