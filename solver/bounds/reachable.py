@@ -233,6 +233,8 @@ class ReachMemo:
         self.steps: dict[int, tuple[tuple[Step, ...], Gains]] = {}
         self.counts: dict[tuple[object, ...], Reach] = {}
         self.resolved: dict[int, tuple[Activator, ...]] = {}
+        #: `solver.bounds.simple._learnable_later`'s technologies whose requirements may pass
+        self.learnable: dict[tuple[object, ...], frozenset[int]] = {}
 
     def gains(self, steps: tuple[Step, ...]) -> Gains:
         hit = self.steps.get(id(steps))

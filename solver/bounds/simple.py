@@ -69,7 +69,7 @@ from solver.bounds.takes import (
 )
 from solver.bounds.techrow import TILE_OPS, TileTaker, last_turn_techs, tile_takers
 from solver.engine import actions as A
-from solver.engine.cards import ARTIFACT, Card, all_steps
+from solver.engine.cards import ARTIFACT, Card, Clause, all_steps
 from solver.engine.conditions import count
 from solver.engine.frames import D_LEARN, F_DECLINE_PHASE, F_TIMELINE_PHASE
 from solver.engine.setup import turns_for
@@ -97,8 +97,8 @@ def _grants_learn(card: Card) -> int:
 LEARN_STEPS: Final = frozenset({"learn", "niches"})
 
 
-def _learnable_later(st: GameState, facts: PoolFacts,
-                     present: set[int] | None = None) -> set[int] | None:
+def _learnable_later(st: GameState, facts: PoolFacts, present: set[int] | None = None,
+                     memo: ReachMemo | None = None) -> set[int] | None:
     """With no decline left: the technologies not yet learned that may still enter the
     collection, or None when every one may (no filter).
 
@@ -116,7 +116,8 @@ def _learnable_later(st: GameState, facts: PoolFacts,
     way) can take any of them: then no filter, as long as such a card is out of the Past.
     `present`, when given (the last turn, `_in_play_by_the_end`): the builder cards that may be
     in play before the game ends; one out of play and not among them never acts, as one in the
-    Past."""
+    Past. `memo` keeps the technologies whose requirements pass by what they read (the Past,
+    its rotations, lost knowledge, Candi Sukuh), which changes only at a decline or a removal."""
     past = set(st.past)
     cards = st.book.cards
 
@@ -128,24 +129,31 @@ def _learnable_later(st: GameState, facts: PoolFacts,
     if any(fr[0] == D_LEARN and fr[2] for fr in st.stack):
         return None
     relax = 1 if any(may_act(c) for c in facts.candi) else 0
+    key = (tuple(st.past), st.rotated, st.lost, relax)
+    passing = memo.learnable.get(key) if memo is not None else None
+    if passing is None:
+        passing = frozenset(c for _, c in facts.techs_by_vp
+                            if _may_pass(st, cards[c].requirement, c, relax))
+        if memo is not None and len(memo.learnable) < memo.CAPACITY:
+            memo.learnable[key] = passing
     known = set(st.techs)
-    out: set[int] = set()
-    for _, c in facts.techs_by_vp:
-        if c in known:
+    return {c for c in passing if c not in known}
+
+
+def _may_pass(st: GameState, requirement: tuple[Clause, ...], tech: int, relax: int) -> bool:
+    """Whether `requirement` may still be met after the last decline (`_learnable_later`): no
+    "at least" or "exactly" clause on lost knowledge or a Past count above its value now
+    (less `relax` for an "at least")."""
+    for clause in requirement:
+        if clause.op not in (">=", "=="):
             continue
-        ok = True
-        for clause in cards[c].requirement:
-            if clause.op not in (">=", "=="):
-                continue
-            need = clause.value - relax if clause.op == ">=" else clause.value
-            if clause.counter == "lost":
-                if need > st.lost:
-                    ok = False
-            elif clause.counter.startswith("past.") and need > count(st, clause.counter, c):
-                ok = False
-        if ok:
-            out.add(c)
-    return out
+        need = clause.value - relax if clause.op == ">=" else clause.value
+        if clause.counter == "lost":
+            if need > st.lost:
+                return False
+        elif clause.counter.startswith("past.") and need > count(st, clause.counter, tech):
+            return False
+    return True
 
 
 def decline_phases_left(st: GameState) -> int:
@@ -295,7 +303,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     present = _in_play_by_the_end(st, facts, memo) if not phases else None
     if present is not None and (r.creates or r.art_creates):  # else no card out of play acts
         r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present)
-    later = _learnable_later(st, facts, present) if phases == 0 else None
+    later = _learnable_later(st, facts, present, memo) if phases == 0 else None
     if phases == 0 and r.learns < UNBOUNDED:
         row = last_turn_techs(st, r.learns, facts.tile_takers, facts.chest_takers, present)
         if row is not None:  # the last turn: only these can still enter the collection
