@@ -67,7 +67,7 @@ from solver.bounds.takes import (
     late_creates,
     take_table,
 )
-from solver.bounds.techrow import TILE_OPS, TileTaker, last_turn_techs, tile_takers
+from solver.bounds.techrow import TileTaker, chest_takers, last_turn_techs, tile_takers
 from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Card, Clause, all_steps
 from solver.engine.conditions import count
@@ -244,16 +244,9 @@ def pool_facts(st: GameState) -> PoolFacts:
         mover_facts=mover_facts(cards, pool),
         takes=take_table(cards, pool),
         tile_takers=tile_takers(cards, pool),
-        chest_takers=_chest_takers(st),
+        chest_takers=chest_takers(st),
     )
 
-
-def _chest_takers(st: GameState) -> bool:
-    """Whether a chest of the setup holds a step that takes technologies off the tiles."""
-    data = st.setup.chest_data
-    if data is None:
-        return False
-    return any(s.op in TILE_OPS for chest in data.chests for s in all_steps(chest.steps))
 
 
 class PoolFactsCache:

@@ -92,6 +92,14 @@ def tile_takers(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[TileTake
     return tuple(out)
 
 
+def chest_takers(st: GameState) -> bool:
+    """Whether a chest of the game's setup holds a step of `TILE_OPS`."""
+    data = st.setup.chest_data
+    if data is None:
+        return False
+    return any(s.op in TILE_OPS for chest in data.chests for s in all_steps(chest.steps))
+
+
 def _tile_ops_under_way(st: GameState) -> bool:
     """Whether a step of `TILE_OPS` is pending on the stack (a decision of one, or an effect
     queued or resolving that holds one)."""
