@@ -13,19 +13,19 @@ In the last turn no decline phase moves a monument (the game ends at once at its
 D8) and no technology phase comes, so the tiles change only when a technology leaves one: a
 Learn, or an effect that buries (``bury_tech``) or holds (``hold_tech``) an available one. A tile
 left with exactly one card is refilled with 3 from the top of its level's deck (section 5,
-Learn), reshuffling that level's discards when the deck runs out. So with at most ``R`` removals
+Learn), reshuffling that level's discards when the deck runs out. With at most ``R`` removals
 from the tiles still to come, a refill's cards can be learned only if a Learn follows it, so
 only the refills the first ``R - 1`` removals cause matter (`refills`, level by level: at most
-``R - 1``), each taking the next 3 of its level's deck: the technologies that can still enter the collection are
-those on the tiles, those revealed (in limbo), and the top ``3 (R - 1)`` of each level's deck
-(fewer: `refills`), or every technology of that level in the deck and discard pile when that
-reaches past the deck's bottom. Every other technology
-stays out of the collection, whatever the line.
+``R - 1``), each taking the next 3 of its level's deck. The technologies that can still enter
+the collection are those on the tiles, those revealed (in limbo), and the top ``3 (R - 1)`` of
+each level's deck (fewer: `refills`), or every technology of that level in the deck and discard
+pile when that reaches past the deck's bottom. Every other technology stays out of the
+collection, whatever the line.
 
 ``R`` is the Learns still reachable plus the buries and holds of the cards that can still
-activate. When such an effect could run more than once, or the Pyramid of the Niches (or a
-decline effect) could still run, or one of these steps is already under way, the answer is None
-(no restriction).
+activate (decline effects never do in the last turn). When such an effect could run more than
+once, or the Pyramid of the Niches could reveal, or one of these steps is already under way, or
+a chest holds one, the answer is None (no restriction).
 """
 
 from __future__ import annotations
