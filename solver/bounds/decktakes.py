@@ -32,21 +32,15 @@ others' effects, which that count bounds, and it cannot act before it leaves the
 
 from __future__ import annotations
 
-from solver.bounds.reachable import UNBOUNDED, ReachMemo, reach
+from solver.bounds.reachable import UNBOUNDED, ReachMemo, pending_steps, reach
 from solver.bounds.simple import PoolFacts, PoolFactsCache, decline_phases_left
 from solver.bounds.takes import DRAW_MAX, CardTakes, card_takes, may_leave, steps_take
 from solver.engine.frames import (
     D_ACTION,
-    D_CHEST_USE,
     D_EXCAVATE,
-    D_ORDER,
-    D_YESNO,
-    F_EFFECT,
     F_EXCAVATE_TRIGGERS,
-    F_LEARN_TRIGGERS,
-    F_STEPS,
 )
-from solver.engine.state import CHEST_BASE, GameState
+from solver.engine.state import GameState
 
 
 class DeckTakes:
@@ -93,8 +87,7 @@ class DeckTakes:
             on_create += t.on_create
             on_learn += t.on_learn
             on_excavate += t.on_excavate
-        actions = excavates = flight = 0
-        cards = st.book.cards
+        actions = excavates = 0
         data = st.setup.chest_data
         for fr in st.stack:
             kind = fr[0]
@@ -102,19 +95,7 @@ class DeckTakes:
                 actions += 1
             elif kind in (D_EXCAVATE, F_EXCAVATE_TRIGGERS):
                 excavates += 1
-            elif kind == F_STEPS:
-                flight += steps_take(fr[2][fr[3]:])
-            elif kind == D_YESNO:
-                flight += steps_take(fr[2])
-            elif kind in (F_EFFECT, D_ORDER, F_LEARN_TRIGGERS):
-                items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1] if kind == D_ORDER else fr[2]
-                for c, i in items:
-                    if c < CHEST_BASE:
-                        flight += steps_take(cards[c].effects[i].steps)
-                    elif data is not None:
-                        flight += steps_take(data.chests[c - CHEST_BASE].steps)
-            elif kind == D_CHEST_USE and data is not None:
-                flight += steps_take(data.chests[fr[1]].steps)
+        flight = sum(steps_take(steps) for steps in pending_steps(st))
         if st.chests_under and data is not None:
             for k in st.chests_under:
                 flight += steps_take(data.chests[k].steps)

@@ -246,6 +246,33 @@ class ReachMemo:
         return g
 
 
+def pending_steps(st: GameState) -> list[tuple[Step, ...]]:
+    """The steps of the work on the stack still to run: an effect resolving (``F_STEPS``, from
+    its next step), a "you may" asked (``D_YESNO``), the effects queued (``F_EFFECT``,
+    ``D_ORDER``, ``F_LEARN_TRIGGERS``; a chest's by its index past `CHEST_BASE`), a chest being
+    used (``D_CHEST_USE``). Chests under the board not yet used are not on the stack: callers
+    read `GameState.chests_under` themselves."""
+    out: list[tuple[Step, ...]] = []
+    cards = st.book.cards
+    data = st.setup.chest_data
+    for fr in st.stack:
+        kind = fr[0]
+        if kind == F_STEPS:
+            out.append(fr[2][fr[3]:])
+        elif kind == D_YESNO:
+            out.append(fr[2])
+        elif kind in (F_EFFECT, D_ORDER, F_LEARN_TRIGGERS):
+            items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1] if kind == D_ORDER else fr[2]
+            for c, i in items:
+                if c < CHEST_BASE:
+                    out.append(cards[c].effects[i].steps)
+                elif data is not None:
+                    out.append(data.chests[c - CHEST_BASE].steps)
+        elif kind == D_CHEST_USE and data is not None:
+            out.append(data.chests[fr[1]].steps)
+    return out
+
+
 def in_flight(st: GameState, memo: ReachMemo, lost_max: int = UNBOUNDED) -> tuple[Gains, int]:
     """Gains of the work on the stack (see the module) and the Excavates under way; an effect
     queued but not yet resolving whose condition needs more than `lost_max` lost knowledge

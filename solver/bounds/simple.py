@@ -67,7 +67,7 @@ from solver.bounds.takes import (
     late_creates,
     take_table,
 )
-from solver.bounds.techrow import TileTaker, chest_takers, last_turn_techs, tile_takers
+from solver.bounds.techrow import TileTaker, chests_take_techs, last_turn_techs, tile_takers
 from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Card, Clause, all_steps
 from solver.engine.conditions import count
@@ -244,9 +244,8 @@ def pool_facts(st: GameState) -> PoolFacts:
         mover_facts=mover_facts(cards, pool),
         takes=take_table(cards, pool),
         tile_takers=tile_takers(cards, pool),
-        chest_takers=chest_takers(st),
+        chest_takers=chests_take_techs(st),
     )
-
 
 
 class PoolFactsCache:
@@ -330,7 +329,8 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         return declined + effect_bound + tech_future + timeline - lost_lo
 
     if r.splits:  # one action is not both a Create and a Learn: each split on its own
-        return fixed + max(rest(learns, mon, lost) for _, _, _, mon, learns, _, lost in r.splits)
+        counts = dict.fromkeys((learns, mon, lost) for _, _, _, mon, learns, _, lost in r.splits)
+        return fixed + max(rest(*c) for c in counts)
     return fixed + rest(r.learns, r.creates, r.lost_removed)
 
 

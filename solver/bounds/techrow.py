@@ -33,18 +33,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from solver.engine.cards import ARTIFACT, Card, Step, all_steps
-from solver.engine.frames import (
-    D_BOTTOM,
-    D_ORDER,
-    D_TECH_PICK,
-    D_YESNO,
-    F_EFFECT,
-    F_LEARN_TRIGGERS,
-    F_STEPS,
-)
+from solver.bounds.reachable import pending_steps
+from solver.engine.cards import ARTIFACT, Card, all_steps
+from solver.engine.frames import D_BOTTOM, D_TECH_PICK
 from solver.engine.setup import turns_for
-from solver.engine.state import CHEST_BASE, GameState
+from solver.engine.state import GameState
 from solver.frozen import Frozen
 
 #: Steps that take a technology off a tile (so a refill may follow) or reveal Level II ones.
@@ -92,7 +85,7 @@ def tile_takers(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[TileTake
     return tuple(out)
 
 
-def chest_takers(st: GameState) -> bool:
+def chests_take_techs(st: GameState) -> bool:
     """Whether a chest of the game's setup holds a step of `TILE_OPS`."""
     data = st.setup.chest_data
     if data is None:
@@ -101,28 +94,11 @@ def chest_takers(st: GameState) -> bool:
 
 
 def _tile_ops_under_way(st: GameState) -> bool:
-    """Whether a step of `TILE_OPS` is pending on the stack (a decision of one, or an effect
-    queued or resolving that holds one)."""
-    cards = st.book.cards
-    data = st.setup.chest_data
-    for fr in st.stack:
-        kind = fr[0]
-        if kind in (D_TECH_PICK, D_BOTTOM):
-            return True
-        steps_lists: list[tuple[Step, ...]] = []
-        if kind in (F_STEPS, D_YESNO):
-            steps_lists.append(fr[2])
-        elif kind in (F_EFFECT, D_ORDER, F_LEARN_TRIGGERS):
-            items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1] if kind == D_ORDER else fr[2]
-            for c, i in items:
-                if c < CHEST_BASE:
-                    steps_lists.append(cards[c].effects[i].steps)
-                elif data is not None:
-                    steps_lists.append(data.chests[c - CHEST_BASE].steps)
-        for steps in steps_lists:
-            if any(s.op in TILE_OPS for s in all_steps(steps)):
-                return True
-    return False
+    """Whether a step of `TILE_OPS` is still to run on the stack (a decision of one, or
+    `solver.bounds.reachable.pending_steps`)."""
+    if any(fr[0] in (D_TECH_PICK, D_BOTTOM) for fr in st.stack):
+        return True
+    return any(s.op in TILE_OPS for steps in pending_steps(st) for s in all_steps(steps))
 
 
 def refills(st: GameState, removals: int, level: int) -> int:
