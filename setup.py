@@ -39,6 +39,7 @@ COMPILED = (
     "solver/guidance/*.py",
     "solver/bounds/bound.py",
     "solver/bounds/simple.py",
+    "solver/bounds/endrules.py",
     "solver/bounds/reachable.py",
     "solver/bounds/movers.py",
     "solver/bounds/takes.py",

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from solver.bounds.endrules import CounterRanges, effect_max
 from solver.bounds.simple import (
-    CounterRanges,
     _declined_max,
-    _effect_max,
     _is_mover,
     decline_phases_left,
     pool_facts,
@@ -36,15 +35,15 @@ def test_declined_max_takes_the_largest_sums_of_vp_and_effect() -> None:
     cards = st.book.cards
     ranges = CounterRanges(st, 2, 4, 2, 0, 50)
     future = [c for c in facts.monuments if c not in set(st.past)]
-    values = sorted((facts.vp[c] + (_effect_max(cards[c], ranges) if c in facts.endgame else 0)
+    values = sorted((facts.vp[c] + (effect_max(cards[c], ranges) if c in facts.endgame else 0)
                      for c in future), reverse=True)
     for k in (0, 1, 2, 5):
         expect = sum(values[:k])
         assert _declined_max(future, k, facts, cards, ranges) == expect
         assert _declined_max(future[::-1], k, facts, cards, ranges) == expect
     endgame_cards = [c for c in future if c in facts.endgame]
-    best = max(endgame_cards, key=lambda c: facts.vp[c] + _effect_max(cards[c], ranges))
-    assert _declined_max([best], 3, facts, cards, ranges) == facts.vp[best] + _effect_max(
+    best = max(endgame_cards, key=lambda c: facts.vp[c] + effect_max(cards[c], ranges))
+    assert _declined_max([best], 3, facts, cards, ranges) == facts.vp[best] + effect_max(
         cards[best], ranges)
 
 

@@ -18,7 +18,7 @@ from solver.bounds.simple import (
     pool_facts,
     simple_upper_bound,
 )
-from solver.bounds.techrow import last_turn_techs, refills, tile_takers
+from solver.bounds.techrow import TileTaker, last_turn_techs, refills, tile_takers
 from solver.engine import actions as A
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
@@ -184,3 +184,15 @@ def test_bound_at_least_the_optimum_in_the_last_turn(seed: int) -> None:
         if not complete or best is None:
             continue
         assert simple_upper_bound(pos, facts) >= best, (seed, pos.stack[-1:])
+
+
+def test_a_taker_in_play_that_may_act_again_lifts_the_restriction() -> None:
+    """A card in play whose effect takes technologies off the tiles at another moment than its
+    creation (a Timeline effect: it runs again in this turn's Timeline phase) may turn up
+    refills: no restriction; one whose only such effect is immediate has acted (none)."""
+    st = _last_turn(timeline={3: ["C30"]})
+    card = idx(st, "C30")
+    again = (TileTaker(card, False, 2, False),)
+    done = (TileTaker(card, False, 2, True),)
+    assert last_turn_techs(st, 1, again, False, None) is None
+    assert last_turn_techs(st, 1, done, False, None) == frozenset(c for c in st.tiles if c >= 0)

@@ -57,6 +57,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from solver.bounds.endrules import TIMELINE_PLACES, CounterRanges, effect_max, reads_techs
 from solver.bounds.movers import MoverFacts, mover_facts, phase_entries, puts_monument
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
 from solver.bounds.takes import (
@@ -76,8 +77,6 @@ from solver.engine.setup import turns_for
 from solver.engine.state import GameState
 from solver.frozen import Frozen
 
-TIMELINE_PLACES: Final = 12
-OTHER_CAP: Final = 60  # any other counter an end-game rule reads: a generous cap
 LOST_CAP: Final = 200  # lost knowledge declines can still add: a generous cap
 TAKE_ROUNDS: Final = 8  # rounds of `_decliners_this_turn`'s search for a closed deck count
 
@@ -319,7 +318,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         effect_bound = 0
         for c in st.past:
             if c in facts.endgame:
-                effect_bound += _effect_max(cards[c], ranges)
+                effect_bound += effect_max(cards[c], ranges)
         if declines == 0 and min(learns_left, len(tech_vps)) == 1:
             joint = _one_learn(st, facts, creates, lost_lo, ranges.lost[1], later)
             if joint < tech_future + effect_bound:
@@ -329,8 +328,11 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         return declined + effect_bound + tech_future + timeline - lost_lo
 
     if r.splits:  # one action is not both a Create and a Learn: each split on its own
-        counts = dict.fromkeys((learns, mon, lost) for _, _, _, mon, learns, _, lost in r.splits)
-        return fixed + max(rest(*c) for c in counts)
+        counts = list(dict.fromkeys((learns, mon, lost)
+                                    for _, _, _, mon, learns, _, lost in r.splits))
+        # `rest` never falls as a count grows: only the splits no other one covers can be largest
+        return fixed + max(rest(*c) for c in counts if not any(
+            o != c and o[0] >= c[0] and o[1] >= c[1] and o[2] >= c[2] for o in counts))
     return fixed + rest(r.learns, r.creates, r.lost_removed)
 
 
@@ -426,7 +428,7 @@ def _declined_max(future: list[int], declines: int, facts: PoolFacts, cards: tup
     """The most the monuments still to decline add to the Past's rows (RULES.md section 7:
     row 1 the VP printed on each monument in the Past, row 2 the end-game effect of each),
     when at most `declines` of the `future` monuments decline: each declining card brings its
-    own printed VP and its own end-game rule (at its best over `ranges`, `_effect_max`), and a
+    own printed VP and its own end-game rule (at its best over `ranges`, `effect_max`), and a
     card that does not decline brings neither, so the sum of the `declines` largest of (VP +
     effect) bounds every choice of decliners. With `late`, at most that many of the decliners
     may instead be any of `others`: the best over how many do (``j``) of the ``declines - j``
@@ -434,7 +436,7 @@ def _declined_max(future: list[int], declines: int, facts: PoolFacts, cards: tup
     if declines <= 0 or not (future or others):
         return 0
     vp = facts.vp
-    worth = {c: vp[c] + (_effect_max(cards[c], ranges) if c in facts.endgame else 0)
+    worth = {c: vp[c] + (effect_max(cards[c], ranges) if c in facts.endgame else 0)
              for c in (future if not late or others is None else (*future, *others))}
     values = sorted((worth[c] for c in future), reverse=True)
     if not late or others is None:
@@ -477,10 +479,10 @@ def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost
     readers: list[Card] = []
     for c in st.past:
         if c in facts.endgame:
-            if _reads_techs(cards[c]):
+            if reads_techs(cards[c]):
                 readers.append(cards[c])
             else:
-                fixed += _effect_max(cards[c], base)
+                fixed += effect_max(cards[c], base)
     now = [0, 0, 0]
     for t in st.techs:
         kind = cards[t].kind
@@ -497,104 +499,5 @@ def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost
                 counts[kind] += 1
         ranges = CounterRanges(st, 0, 0, creates, lost_lo, lost_hi,
                                (counts[0], counts[1], counts[2], len(st.techs) + (1 if cand >= 0 else 0)))
-        best = max(best, gain + fixed + sum(_effect_max(card, ranges) for card in readers))
+        best = max(best, gain + fixed + sum(effect_max(card, ranges) for card in readers))
     return best
-
-
-def _reads_techs(card: Card) -> bool:
-    """Whether an end-game rule of `card` reads a technology counter."""
-    return any(e.score is not None and any(
-        x is not None and x.startswith("techs.") for x in (e.score.per, e.score.counter))
-        for e in card.effects)
-
-
-class CounterRanges:
-    """The range ``(lo, hi)`` each counter of an end-game rule can still end in (RULES.md
-    section 7: rules read the final position): a Past count grows only by the declines still
-    possible and never shrinks (the Past is never left); a technology count grows only by
-    the Learns still reachable (the collection never loses one); a Timeline count grows only by
-    Creates of monuments, and shrinks only by declines (none left: it cannot shrink); lost
-    knowledge ends between its current value less the removals still reachable and its current
-    value plus what declines can add (none left: it cannot grow). Any other counter: 0 to
-    `OTHER_CAP`."""
-
-    def __init__(self, st: GameState, declines: int, learns: int, creates: int, lost_lo: int,
-                 lost_hi: int, techs: tuple[int, int, int, int] | None = None) -> None:
-        self.st = st
-        # with no Learn left: the collection's counts by type (ancient, secret, writing) and in
-        # all, given instead of read from `st` (`_one_learn`'s candidate collections)
-        self.techs = techs
-        self.declines = declines
-        self.learns = learns
-        self.creates = creates
-        self.lost = (lost_lo, lost_hi)
-        self.known: dict[str, tuple[int, int]] = {}
-
-    def of(self, counter: str, source: int) -> tuple[int, int]:
-        if counter == "lost":
-            return self.lost
-        if counter.startswith(("past.", "techs.", "timeline.")):  # no source: read once
-            known = self.known.get(counter)
-            if known is None:
-                known = self.known[counter] = self._range(counter, source)
-            return known
-        return self._range(counter, source)
-
-    def _range(self, counter: str, source: int) -> tuple[int, int]:
-        if counter.startswith("past."):
-            now = count(self.st, counter, source)
-            hi = now + self.declines
-            if counter == "past.min_type":  # complete trios: a third of the Past at most
-                hi = min(hi, (len(self.st.past) + self.declines) // 3)
-            return now, hi
-        if counter.startswith("techs.") and self.techs is not None:
-            a, sec, w, total = self.techs
-            value = {"techs.ancient": a, "techs.secret": sec, "techs.writing": w,
-                     "techs.any": total, "techs.min_type": min(a, sec, w),
-                     "techs.max_type": max(a, sec, w)}.get(counter)
-            if value is not None:
-                return value, value
-        if counter.startswith("techs."):
-            now = count(self.st, counter, source)
-            hi = now + self.learns
-            if counter == "techs.min_type":
-                hi = min(hi, (len(self.st.techs) + self.learns) // 3)
-            return now, hi
-        if counter.startswith("timeline."):
-            now = count(self.st, counter, source)
-            return (now if self.declines == 0 else 0,
-                    min(TIMELINE_PLACES, now + self.creates))
-        return 0, OTHER_CAP
-
-
-def _effect_max(card: Card, ranges: CounterRanges) -> int:
-    """The most an end-game rule can be worth with its counter anywhere in its range: a rule
-    "k per counted thing" at an end of the range; a tiered rule (the highest tier reached)
-    changes value only at its thresholds, so its best is at an end of the range or at one of
-    its thresholds inside it."""
-    total = 0
-    for e in card.effects:
-        r = e.score
-        if r is None:
-            continue
-        if r.per is not None:
-            lo, hi = ranges.of(r.per, card.index)
-            total += max(r.times * lo, r.times * hi)
-        elif r.tiers and r.counter is not None:
-            lo, hi = ranges.of(r.counter, card.index)
-            points = [v for v in (lo, hi, *(t for t, _ in r.tiers)) if lo <= v <= hi]
-            total += max(_tier_vp(r.tiers, v) for v in points)
-        elif r.tiers:
-            total += max(vp for _, vp in r.tiers)
-        else:
-            total += r.fixed
-    return total
-
-
-def _tier_vp(tiers: tuple[tuple[int, int], ...], value: int) -> int:
-    """The VP of a tiered rule at `value` (`solver.engine.scoring.score_rule`)."""
-    vp = 0
-    for at_least, points in tiers:
-        if value >= at_least:
-            vp = points
-    return vp

@@ -127,8 +127,9 @@ def last_turn_techs(st: GameState, learns: int, takers: tuple[TileTaker, ...],
     cards that may be in play before the game ends (`solver.bounds.simple`), None: any.
 
     A builder card's removals count while it is out of play and may enter it (in play, its
-    immediate effect has run, or is under way: no restriction then); a technology's while it
-    is among the technologies found so far (counted to a fixed point: each round's set holds
+    immediate effect has run, or is under way: no restriction then; one whose effects may run
+    again, in play or not: no restriction); a technology's while it is among the technologies
+    found so far (counted to a fixed point: each round's set holds
     the previous one's)."""
     if st.over or max(st.turn, 1) != turns_for(st.setup.time_space) or chest_takers:
         return None
@@ -147,12 +148,12 @@ def last_turn_techs(st: GameState, learns: int, takers: tuple[TileTaker, ...],
         if t.tech:
             tech_takers.append(t)
             continue
-        if t.card in in_play or (present is not None and t.card not in present
-                                 and t.card not in st.limbo):
+        if present is not None and t.card not in present and t.card not in st.limbo:
             continue
         if not t.once:
-            return None
-        base += t.removals
+            return None  # in play or not, it may take technologies again
+        if t.card not in in_play:
+            base += t.removals
     counted: set[int] = set()
     while True:
         removals = base + sum(t.removals for t in tech_takers if t.card in counted)
