@@ -88,7 +88,8 @@ def prove_line(name: str, root: GameState, args: argparse.Namespace,
         for a in line[:starts[turn]]:
             pos.apply(a)
         t0 = time.monotonic()
-        res = solve(pos, SolveConfig(time_limit=args.time_limit, node_limit=None,
+        res = solve(pos, SolveConfig(time_limit=None if args.node_limit else args.time_limit,
+                                     node_limit=args.node_limit,
                                      exact_first_phases=99, exact_first_share=1.0,
                                      bound=args.bound),
                     incumbent=line[starts[turn]:])
@@ -100,15 +101,23 @@ def prove_line(name: str, root: GameState, args: argparse.Namespace,
         if res.status not in (Status.OPTIMAL, Status.INFEASIBLE):
             break
         earliest = turn
-    print(f"{name}: earliest turn proven optimal within {args.time_limit:g} s: {earliest}",
-          flush=True)
+    print(f"{name}: earliest turn proven optimal within {budget(args)}: {earliest}", flush=True)
     return {"instance": name, "line_vp": line_vp, "earliest": earliest, "last_turn": last,
             "rows": rows}
+
+
+def budget(args: argparse.Namespace) -> str:
+    """The budget of one position's search, in words."""
+    return f"{args.node_limit:,} nodes" if args.node_limit else f"{args.time_limit:g} s"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--node-limit", type=int, default=None,
+                        help="a node budget a position instead of the time limit: the same "
+                             "answer on every machine (with --bound simple; CP-SAT calls are "
+                             "deterministic too, but slow the run)")
     parser.add_argument("--instances", default="1:1,2:3,5:2")
     parser.add_argument("--suite", action="store_true", help="the bench suite's deals instead")
     parser.add_argument("--subset", default=None, help="a subset of the suite (with --suite)")
@@ -144,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
           f"({100 * last_ok / n:.0f}%); from the turn before: {before_ok}/{n} "
           f"({100 * before_ok / n:.0f}%); median earliest turn proven: "
           f"{'none' if median == never else median} ({args.bound} bound, "
-          f"{args.time_limit:g} s a position)")
+          f"{budget(args)} a position)")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0

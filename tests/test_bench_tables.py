@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks import nrpa_settings, solve_table, vs_mcts
+from benchmarks import nrpa_settings, prove_from, solve_table, vs_mcts
 
 
 def test_deals_are_selected_by_id_or_by_trials_and_hands() -> None:
@@ -99,3 +99,21 @@ def test_nrpa_settings_runs_are_deterministic_and_read_at_checkpoints(
     assert nrpa_settings.main(["--deals", "t4-h4", "--nodes", "2000", "--settings", "1x3"]) == 0
     text = capsys.readouterr().out
     assert text.splitlines()[0].startswith("setting") and "t4-h4-s0" in text
+
+
+def test_prove_from_with_a_node_budget_is_deterministic(tmp_path: Path, capsys: Any) -> None:
+    """``python -m benchmarks.prove_from --node-limit``: the proof horizon with a budget in
+    nodes (the same answer on every machine): session 8's line of t1-h1 is proven from the
+    start of the last turn, with the same node count twice."""
+    lines = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "session8-t60.jsonl"
+    runs = []
+    for k in range(2):
+        out = tmp_path / f"proof{k}.json"
+        assert prove_from.main(["--lines", str(lines), "--deals", "t1-h1-s0", "--from-turn",
+                                "16", "--down-to", "16", "--bound", "simple", "--node-limit",
+                                "5000", "--json", str(out)]) == 0
+        runs.append(json.loads(out.read_text()))
+    assert runs[0][0]["earliest"] == 16
+    assert runs[0][0]["rows"][0]["nodes"] <= 5000
+    assert [r["rows"][0]["nodes"] for r in runs[0]] == [r["rows"][0]["nodes"] for r in runs[1]]
+    assert "5,000 nodes a position" in capsys.readouterr().out
