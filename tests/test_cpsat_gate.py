@@ -49,3 +49,23 @@ def test_gate_counts_kept_across_searches_of_one_solve() -> None:
     assert bound.gate
     bound.start_search(None)
     assert bound.gate
+
+
+def test_dear_gate_skips_a_kind_whose_calls_cost_too_much() -> None:
+    """After `dear_calls` calls at a kind of boundary, CP-SAT is not asked there when its calls
+    took more than `dear_time` deterministic seconds each: with no time allowed, one call is
+    the last at that kind (the simple bound answers, sound either way); with plenty allowed,
+    the next position of the kind is asked too."""
+    for allowed, calls in ((0.0, 1), (1e9, 2)):
+        pol = BoundPolicy(node=RelaxConfig(max_deterministic_time=0.2), dear_calls=1,
+                          dear_time=allowed, gap_calls=99)
+        bound = CpsatBound(pol)
+        game = HeritageGame(bound)
+        bound.start_search(None)
+        game.upper_bound(_between_actions(["C1", "M2", "P3"]))
+        assert bound.spent_calls == 1 and bound.spent_time > 0
+        other = _between_actions(["C1", "M2", "P7"])
+        answer = game.upper_bound(other)
+        assert bound.spent_calls == calls
+        if calls == 1:
+            assert answer == SimpleBound().upper_bound(other)

@@ -110,6 +110,15 @@ class BoundPolicy:
         when the simple bound exceeds the incumbent by more than `gap_slack` times the most
         CP-SAT has ever brought the simple bound down at that kind (a call that cannot prune
         costs a model and cuts nothing). Deterministic: values and counts, not time.
+    :param dear_calls: after this many calls at one kind of boundary, CP-SAT is not asked there
+        when its calls took more than `dear_time` deterministic seconds each on average: such
+        a call costs more than the subtree it can cut. Measured (session 10, compiled, the
+        kept lines of session 8): at the Timeline phase of turn 15 a call takes ~0.09
+        deterministic s (~0.5 s of wall time) and prunes 81% of the positions, where the
+        search below one takes ~0.05 s; the searches from turn 15 on t3-h1, t3-h4 and t6-h4
+        were proven in 36-48 s with the simple bound alone and stayed open at 60 s with
+        CP-SAT asked there. At turn 16 a call takes ~0.005 s. Deterministic (CP-SAT's own
+        deterministic time, one worker).
     """
 
     root: RelaxConfig = RelaxConfig(max_deterministic_time=1.0)
@@ -121,6 +130,8 @@ class BoundPolicy:
     gate_rate: float = 0.5
     gap_calls: int = 10
     gap_slack: float = 1.5
+    dear_calls: int = 3
+    dear_time: float = 0.03
 
 
 class CpsatBound:
@@ -142,7 +153,8 @@ class CpsatBound:
         self.threshold = -math.inf  # a value some line is known to reach (the incumbent)
         self.spent_time = 0.0  # deterministic time of the current exact search's node calls
         self.spent_calls = 0
-        # boundary kind: [calls, prunes, the most CP-SAT brought the simple bound down]
+        # boundary kind: [calls, prunes, the most CP-SAT brought the simple bound down,
+        # deterministic time of its calls]
         self.gate: dict[tuple[int, ...], list[float]] = {}
         self.plan: tuple[PlanStep, ...] = ()
         self.techs: tuple[int, ...] = ()
@@ -189,14 +201,18 @@ class CpsatBound:
                 pol.calls is not None and self.spent_calls >= pol.calls):
             return simple
         kind = (slots, phase.actions, int(phase.timeline), int(phase.declining))
-        seen = self.gate.setdefault(kind, [0.0, 0.0, 0.0])
+        seen = self.gate.setdefault(kind, [0.0, 0.0, 0.0, 0.0])
         if seen[0] >= pol.gate_calls and seen[1] < pol.gate_rate * seen[0]:
             return simple
         if seen[0] >= pol.gap_calls and simple - self.threshold > pol.gap_slack * seen[2]:
             return simple
+        if seen[0] >= pol.dear_calls and seen[3] > pol.dear_time * seen[0]:
+            return simple
         r = self.relaxed(st, pol.node)
-        self.spent_time += r.stats.get("deterministic_time", 0.0)
+        spent = r.stats.get("deterministic_time", 0.0)
+        self.spent_time += spent
         self.spent_calls += 1
+        seen[3] += spent
         bound = min(simple, r.bound)
         seen[0] += 1
         seen[1] += bound <= self.threshold
