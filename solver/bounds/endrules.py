@@ -1,5 +1,5 @@
 """The end-game rules of the Past at their best: the range each counter a rule reads can still
-end in (`CounterRanges`) and a rule's most over that range (`_effect_max`), for the simple
+end in (`CounterRanges`) and a rule's most over that range (`effect_max`), for the simple
 bound (`solver.bounds.simple`). End-game rules read the final position (RULES.md section 7).
 """
 
@@ -12,7 +12,7 @@ from solver.engine.conditions import count
 from solver.engine.state import GameState
 
 OTHER_CAP: Final = 60  # any other counter an end-game rule reads: a generous cap
-TIMELINE_PLACES: Final = 12
+TIMELINE_PLACES: Final = 12  # 6 spaces of 2 places (RULES.md section 2)
 
 
 def reads_techs(card: Card) -> bool:
