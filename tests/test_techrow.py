@@ -188,8 +188,9 @@ def test_bound_at_least_the_optimum_in_the_last_turn(seed: int) -> None:
 
 def test_a_taker_in_play_that_may_act_again_lifts_the_restriction() -> None:
     """A card in play whose effect takes technologies off the tiles at another moment than its
-    creation (a Timeline effect: it runs again in this turn's Timeline phase) may turn up
-    refills: no restriction; one whose only such effect is immediate has acted (none)."""
+    creation (a Timeline effect: it runs again in this turn's Timeline phase, RULES.md section
+    4B) may turn up refills (section 5, Learn): no restriction; one whose only such effect is
+    immediate has acted (none)."""
     st = _last_turn(timeline={3: ["C30"]})
     card = idx(st, "C30")
     again = (TileTaker(card, False, 2, False),)

@@ -129,8 +129,7 @@ def last_turn_techs(st: GameState, learns: int, takers: tuple[TileTaker, ...],
     A builder card's removals count while it is out of play and may enter it (in play, its
     immediate effect has run, or is under way: no restriction then; one whose effects may run
     again, in play or not: no restriction); a technology's while it is among the technologies
-    found so far (counted to a fixed point: each round's set holds
-    the previous one's)."""
+    found so far (counted to a fixed point: each round's set holds the previous one's)."""
     if st.over or max(st.turn, 1) != turns_for(st.setup.time_space) or chest_takers:
         return None
     if _tile_ops_under_way(st):
