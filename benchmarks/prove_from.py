@@ -106,6 +106,17 @@ def prove_line(name: str, root: GameState, args: argparse.Namespace,
             "rows": rows}
 
 
+def positive(text: str) -> int:
+    """A node budget: a whole number of at least 1 (argparse reports anything else)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
 def budget(args: argparse.Namespace) -> str:
     """The budget of one position's search, in words."""
     return f"{args.node_limit:,} nodes" if args.node_limit else f"{args.time_limit:g} s"
@@ -114,7 +125,7 @@ def budget(args: argparse.Namespace) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0)
-    parser.add_argument("--node-limit", type=int, default=None,
+    parser.add_argument("--node-limit", type=positive, default=None,
                         help="a node budget a position instead of the time limit: the same "
                              "answer on every machine (with --bound simple; CP-SAT calls are "
                              "deterministic too, but slow the run)")

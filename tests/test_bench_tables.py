@@ -117,3 +117,13 @@ def test_prove_from_with_a_node_budget_is_deterministic(tmp_path: Path, capsys: 
     assert runs[0][0]["rows"][0]["nodes"] <= 5000
     assert [r["rows"][0]["nodes"] for r in runs[0]] == [r["rows"][0]["nodes"] for r in runs[1]]
     assert "5,000 nodes a position" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bad", ["0", "-5", "many"])
+def test_prove_from_rejects_a_bad_node_limit_in_one_line(bad: str, capsys: Any) -> None:
+    with pytest.raises(SystemExit) as stop:
+        prove_from.main(["--node-limit", bad])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("prove_from.py: error: argument --node-limit:") or \
+        "argument --node-limit" in err[-1]
