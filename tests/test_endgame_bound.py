@@ -91,6 +91,51 @@ def test_one_learn_bound_at_least_the_optimum(tiles: list[str | None], optional:
     assert simple_upper_bound(st, facts) == best
 
 
+@pytest.mark.parametrize("tiles", [
+    ["T3", "T12", "T20", "T13", "T21", "T28", "T34", None, None],
+    ["T29", "T37", "T45", None, None, None, "T44", "T39", None],
+    ["T3", "T4", "T6", "T7", "T8", None, "T28", "T31", "T33"],
+])
+@pytest.mark.parametrize("learns", [2, 3])
+def test_few_learns_bound_at_least_the_optimum(tiles: list[str | None], learns: int) -> None:
+    """The last turn with two or three Learns left (one ``D_LEARN`` of that count,
+    requirements ignored) and end-game rules that read technology counts in the Past (M1, P5:
+    2 per complete trio; P1, P4: tiers): the joint bound over the counts by type
+    (`solver.bounds.simple._few_learns`) is at least the optimum of a search with no bound,
+    and never above the bound with each row at its own best (no joint rules)."""
+    st = position(hand=[], past=["M1", "P5", "P1", "P4"], techs=KNOWN, tiles=tiles,
+                  time_space=1, time_visits=2, turn=16, deck_top=["C6", "C7"])
+    st.stack = [fr for fr in st.stack if fr[0] != D_ACTION] + [(D_LEARN, False, True, learns)]
+    settle(st)
+    facts = pool_facts(st)
+    assert decline_phases_left(st) == 0
+    assert reach(st, facts.activators, 0, facts.poulnabrone).learns == learns
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    apart = simple_upper_bound(st, replace(facts, tech_readers=frozenset()))
+    assert best <= simple_upper_bound(st, facts) <= apart
+
+
+def test_few_learns_bound_is_tighter_than_each_row_at_its_best() -> None:
+    """Three Learns left (known: 4 ancient, 2 secret, 3 writing; candidates: 1 ancient, 2
+    secret, 2 writing): each rule at its own best takes the lowest type count to 4 (M1, P5: 2
+    VP per complete trio) and the writing count to 5 (P4's top tier) at once; three Learns
+    cannot do both (2 secret and 1 writing for the trios, 2 writing for P4), so the joint
+    bound drops, and stays at least the optimum (here it is the optimum: nothing else can
+    change)."""
+    tiles = ["T29", "T37", "T45", None, None, None, "T44", "T39", None]
+    st = position(hand=[], past=["M1", "P5", "P1", "P4"], techs=KNOWN, tiles=tiles,
+                  time_space=1, time_visits=2, turn=16, deck_top=["C6", "C7"])
+    st.stack = [fr for fr in st.stack if fr[0] != D_ACTION] + [(D_LEARN, False, True, 3)]
+    settle(st)
+    facts = pool_facts(st)
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    joint = simple_upper_bound(st, facts)
+    apart = simple_upper_bound(st, replace(facts, tech_readers=frozenset()))
+    assert best == joint < apart
+
+
 def test_a_create_whose_card_is_chosen_opens_no_slot_for_another_card() -> None:
     """Once the card of a Create is chosen (``D_CREATE_SPACE``: RULES.md section 5, the card is
     picked first), that Create brings that card's gains (C1: none), not the best gains of any

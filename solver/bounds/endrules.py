@@ -33,11 +33,8 @@ class CounterRanges:
     `OTHER_CAP`."""
 
     def __init__(self, st: GameState, declines: int, learns: int, creates: int, lost_lo: int,
-                 lost_hi: int, techs: tuple[int, int, int, int] | None = None) -> None:
+                 lost_hi: int) -> None:
         self.st = st
-        # with no Learn left: the collection's counts by type (ancient, secret, writing) and in
-        # all, given instead of read from `st` (`_one_learn`'s candidate collections)
-        self.techs = techs
         self.declines = declines
         self.learns = learns
         self.creates = creates
@@ -61,13 +58,6 @@ class CounterRanges:
             if counter == "past.min_type":  # complete trios: a third of the Past at most
                 hi = min(hi, (len(self.st.past) + self.declines) // 3)
             return now, hi
-        if counter.startswith("techs.") and self.techs is not None:
-            a, sec, w, total = self.techs
-            value = {"techs.ancient": a, "techs.secret": sec, "techs.writing": w,
-                     "techs.any": total, "techs.min_type": min(a, sec, w),
-                     "techs.max_type": max(a, sec, w)}.get(counter)
-            if value is not None:
-                return value, value
         if counter.startswith("techs."):
             now = count(self.st, counter, source)
             hi = now + self.learns

@@ -35,9 +35,10 @@ score sheet (RULES.md section 7), the most each row can still reach:
   (section 4C step 2, D22), and every way a technology still enters the collection checks its
   requirement (section 5 Learn; the Pyramid of the Niches learns as at a Learn), unless an
   effect that ignores requirements may still run.
-* One Learn left after the last decline (`_one_learn`): the technology row and the end-game
-  rules are bounded together, over the one technology that may still be learned, instead of
-  each at its own best (a technology counter grows by 1 in one type, not in all three).
+* A few Learns left after the last decline (`_few_learns`): the technology row and the
+  end-game rules are bounded together, over the counts by type of the technologies that may
+  still be learned, instead of each at its own best (a Learn adds 1 to one type's counter, not
+  to all three).
 * After the last decline a requirement on a Past count that is not met now is never met again
   (the Past changes only at a decline, section 4C step 2; `_learnable_later`), and in the last
   turn only the technologies on the tiles, revealed, or turned up by the tile refills still
@@ -57,7 +58,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from solver.bounds.endrules import TIMELINE_PLACES, CounterRanges, effect_max, reads_techs
+from solver.bounds.endrules import (
+    TIMELINE_PLACES,
+    CounterRanges,
+    effect_max,
+    reads_techs,
+    tier_vp,
+)
 from solver.bounds.movers import MoverFacts, mover_facts, phase_entries, puts_monument
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
 from solver.bounds.takes import (
@@ -78,6 +85,8 @@ from solver.engine.state import GameState
 from solver.frozen import Frozen
 
 LOST_CAP: Final = 200  # lost knowledge declines can still add: a generous cap
+#: The most Learns left for which `_few_learns` bounds technologies and end-game rules jointly.
+FEW_LEARNS: Final = 4
 TAKE_ROUNDS: Final = 8  # rounds of `_decliners_this_turn`'s search for a closed deck count
 
 
@@ -200,6 +209,8 @@ class PoolFacts(Frozen):
     :param tile_takers: the pool's cards that take technologies off the tiles other than by a
         Learn (`solver.bounds.techrow`).
     :param chest_takers: a chest of the setup does.
+    :param tech_readers: the monuments of `endgame` whose end-game rule reads a technology
+        counter (`_few_learns`).
     """
 
     monuments: tuple[int, ...]
@@ -216,6 +227,7 @@ class PoolFacts(Frozen):
     takes: TakeTable | None = None
     tile_takers: tuple[TileTaker, ...] = ()
     chest_takers: bool = True
+    tech_readers: frozenset[int] = frozenset()
 
 
 def pool_facts(st: GameState) -> PoolFacts:
@@ -244,6 +256,8 @@ def pool_facts(st: GameState) -> PoolFacts:
         takes=take_table(cards, pool),
         tile_takers=tile_takers(cards, pool),
         chest_takers=chests_take_techs(st),
+        tech_readers=frozenset(c for c in monuments
+                               if cards[c].activation == "endgame" and reads_techs(cards[c])),
     )
 
 
@@ -307,6 +321,8 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
     fixed = past_vp + techs_vp
 
+    joint_techs: dict[int, int | None] = {}  # `_few_learns` by Learns left (no split reads more)
+
     def rest(learns_left: int, creates: int, lost_removed: int) -> int:
         """The rows that depend on the Learns, Creates and removals still reachable."""
         tech_future = sum(tech_vps[:learns_left])
@@ -316,13 +332,20 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         ranges = CounterRanges(st, declines, min(learns_left, len(tech_vps)), creates, lost_lo,
                                st.lost if phases == 0 else st.lost + LOST_CAP)
         effect_bound = 0
+        tech_part = 0  # of it, the rules that read technology counters
         for c in st.past:
             if c in facts.endgame:
-                effect_bound += effect_max(cards[c], ranges)
-        if declines == 0 and min(learns_left, len(tech_vps)) == 1:
-            joint = _one_learn(st, facts, creates, lost_lo, ranges.lost[1], later)
-            if joint < tech_future + effect_bound:
-                tech_future, effect_bound = 0, joint
+                worth = effect_max(cards[c], ranges)
+                effect_bound += worth
+                if c in facts.tech_readers:
+                    tech_part += worth
+        few = min(learns_left, len(tech_vps))
+        if declines == 0 and 1 <= few <= FEW_LEARNS and tech_part:
+            if few not in joint_techs:
+                joint_techs[few] = _few_learns(st, facts, few, later)
+            joint = joint_techs[few]
+            if joint is not None and joint < tech_future + tech_part:
+                tech_future, effect_bound = 0, effect_bound - tech_part + joint
         declined = _declined_max(near, declines, facts, cards, ranges, future, late)
         timeline = min(TIMELINE_PLACES, in_timeline + creates)
         return declined + effect_bound + tech_future + timeline - lost_lo
@@ -445,59 +468,122 @@ def _declined_max(future: list[int], declines: int, facts: PoolFacts, cards: tup
     return max(sum(values[:declines - j]) + sum(extra[:j]) for j in range(min(late, declines) + 1))
 
 
-def _one_learn(st: GameState, facts: PoolFacts, creates: int, lost_lo: int, lost_hi: int,
-               later: set[int] | None = None) -> int:
-    """The most the technology VP still to come plus the end-game rules of the Past can reach
-    when at most one more technology can be learned and no monument can still decline (the
-    Past is final: RULES.md section 4C, only a decline moves a card to the Past).
+def _few_learns(st: GameState, facts: PoolFacts, learns: int,
+                later: set[int] | None = None) -> int | None:
+    """The most the technology VP still to come plus the end-game rules of the Past that read
+    technology counters can reach when at most `learns` more technologies can be learned and
+    no monument can still decline (the Past is final: RULES.md section 4C, only a decline moves
+    a card to the Past); None when such a rule reads another counter than those of
+    `TYPE_COUNTS`.
 
-    The collection then ends as it is or with one technology more (it never loses one). The
-    technology counters end-game rules read (`solver.engine.conditions`: ``techs.ancient``,
-    ``.secret``, ``.writing``, ``.any``, ``.min_type``, ``.max_type``) depend only on how
-    many technologies of each type the collection holds, so among the technologies not yet
-    learned, those of one type change the rules alike and the one with the most VP is the
-    best of its type: the maximum over "no Learn" and the best technology of each type bounds
-    every line. At the Learn itself (``D_LEARN`` on top, the one Learn left) the technology is
-    one of its options (section 5: an available technology whose requirement is met), so only
-    those are candidates; elsewhere only those of `later` (`_learnable_later`) when it is given.
-    Every other counter keeps the range of `CounterRanges` (with no
-    Learn left)."""
+    The collection then ends as it is or with up to `learns` technologies more (it never loses
+    one). The counters of `TYPE_COUNTS` depend only on how many technologies of each type the
+    collection holds, so for each count of new technologies by type the rules have one value
+    and the technology row is at most the VP of the best ones of each type: the maximum over
+    every such count (at most `learns` in all, no more of a type than there are candidates)
+    bounds every line, instead of each row at its own best (a Learn adds 1 to one type's
+    counter, not to all three). When every rule grows with its counter (`_grows`) and no
+    candidate is worth less than 0 VP, one technology more never lowers the value, so only
+    the counts that learn as many as possible are rated. At the Learn itself with one Learn
+    left (``D_LEARN`` on top) the technology is one of its options (section 5: an available
+    technology whose requirement is met), so only those are candidates; elsewhere only those
+    of `later` (`_learnable_later`) when it is given."""
     cards = st.book.cards
+    readers = [cards[c] for c in st.past if c in facts.tech_readers]
+    rules: list[tuple[str, int, tuple[tuple[int, int], ...] | None]] = []
+    for card in readers:  # (counter, VP per unit, or the tiers): each rule reads one counter
+        for e in card.effects:
+            r = e.score
+            if r is None:
+                continue
+            if r.per in TYPE_COUNTS and r.per is not None:
+                rules.append((r.per, r.times, None))
+            elif r.tiers and r.counter in TYPE_COUNTS and r.counter is not None:
+                rules.append((r.counter, 0, r.tiers))
+            else:
+                return None  # a rule that reads something else: not bounded jointly here
     known = set(st.techs)
     pool: list[int] = [c for _, c in facts.techs_by_vp  # highest VP first
                        if c not in known and (later is None or c in later)]
-    if st.stack and st.stack[-1][0] == D_LEARN:
+    if learns == 1 and st.stack and st.stack[-1][0] == D_LEARN:
         options = {A.value_of(a) for a in st.legal_actions() if A.kind_of(a) == A.CARD}
         pool = [c for c in pool if c in options]
-    best_of_type: dict[int, int] = {}
+    by_type: dict[int, list[int]] = {}  # type -> VP of its candidates, highest first
     for c in pool:
         kind = cards[c].kind
-        if kind not in best_of_type:
-            best_of_type[kind] = c
-    base = CounterRanges(st, 0, 0, creates, lost_lo, lost_hi)
-    fixed = 0
-    readers: list[Card] = []
-    for c in st.past:
-        if c in facts.endgame:
-            if reads_techs(cards[c]):
-                readers.append(cards[c])
-            else:
-                fixed += effect_max(cards[c], base)
+        by_type.setdefault(kind if 0 <= kind < 3 else 3, []).append(facts.vp[c])
+    monotone = all(_grows(card) for card in readers) and all(
+        v >= 0 for vps in by_type.values() for v in vps)
     now = [0, 0, 0]
     for t in st.techs:
         kind = cards[t].kind
         if 0 <= kind < 3:
             now[kind] += 1
+    kinds = sorted(by_type)
+    gains = [_prefix_sums(by_type[k], learns) for k in kinds]
+    tops = [len(g) - 1 for g in gains]
+    most = min(learns, sum(tops))
     best = -1
-    for cand in (-1, *sorted(best_of_type.values())):
+    for split in _splits(learns, tops):
+        if monotone and sum(split) < most:
+            continue  # one more of some type is worth at least as much
         counts = list(now)
         gain = 0
-        if cand >= 0:
-            gain = facts.vp[cand]
-            kind = cards[cand].kind
-            if 0 <= kind < 3:
-                counts[kind] += 1
-        ranges = CounterRanges(st, 0, 0, creates, lost_lo, lost_hi,
-                               (counts[0], counts[1], counts[2], len(st.techs) + (1 if cand >= 0 else 0)))
-        best = max(best, gain + fixed + sum(effect_max(card, ranges) for card in readers))
+        for i, n in enumerate(split):
+            gain += gains[i][n]
+            if kinds[i] < 3:
+                counts[kinds[i]] += n
+        a, sec, w = counts
+        value = {"techs.ancient": a, "techs.secret": sec, "techs.writing": w,
+                 "techs.any": len(st.techs) + sum(split), "techs.min_type": min(counts),
+                 "techs.max_type": max(counts)}
+        worth = sum(times * value[counter] if tiers is None else tier_vp(tiers, value[counter])
+                    for counter, times, tiers in rules)
+        best = max(best, gain + worth)
     return best
+
+
+#: The technology counters `_few_learns` gives end-game rules (`CounterRanges`' ``techs``).
+TYPE_COUNTS: Final = frozenset({"techs.ancient", "techs.secret", "techs.writing", "techs.any",
+                                "techs.min_type", "techs.max_type"})
+
+
+def _reads_type_counts(card: Card) -> bool:
+    """Whether every technology counter an end-game rule of `card` reads is in `TYPE_COUNTS`."""
+    return all(x in TYPE_COUNTS for e in card.effects if e.score is not None
+               for x in (e.score.per, e.score.counter)
+               if x is not None and x.startswith("techs."))
+
+
+def _grows(card: Card) -> bool:
+    """Whether every end-game rule of `card` never falls as its counter grows ("k per
+    thing" with k >= 0; tiers whose VP never falls as the threshold rises). The technology
+    counters of `TYPE_COUNTS` never fall as one type's count grows, so with such rules (and
+    technologies worth at least 0 VP) one more technology never lowers the joint bound."""
+    for e in card.effects:
+        r = e.score
+        if r is None:
+            continue
+        if r.per is not None and r.times < 0:
+            return False
+        vps = [vp for _, vp in sorted(r.tiers)]
+        if any(vps[i + 1] < vps[i] for i in range(len(vps) - 1)) or any(vp < 0 for vp in vps):
+            return False
+    return True
+
+
+def _prefix_sums(values: list[int], most: int) -> list[int]:
+    """``[0, v0, v0 + v1, ...]``: the best total of 0, 1, ... of `values` (highest first), at
+    most `most` of them."""
+    out = [0]
+    for v in values[:most]:
+        out.append(out[-1] + v)
+    return out
+
+
+def _splits(total: int, tops: list[int]) -> list[tuple[int, ...]]:
+    """Every tuple of counts, the i-th at most ``tops[i]``, summing to at most `total`."""
+    out: list[tuple[int, ...]] = [()]
+    for top in tops:
+        out = [(*p, n) for p in out for n in range(min(top, total - sum(p)) + 1)]
+    return out
