@@ -69,3 +69,35 @@ def test_dear_gate_skips_a_kind_whose_calls_cost_too_much() -> None:
         assert bound.spent_calls == calls
         if calls == 1:
             assert answer == SimpleBound().upper_bound(other)
+
+
+def _with_michaux(hand: list[str]) -> GameState:
+    """The last turn, one action left, Michaux Stone (A33) and Nimrud Lens (A19) in hand: the
+    simple bound counts their Learns, CP-SAT sees they cannot all happen."""
+    st = position(hand=hand, timeline={2: ["C3"]}, past=["P1", "M1"], techs=["T1", "T9"],
+                  time_space=1, time_visits=2, turn=16, deck_top=["C5", "C6"])
+    st.apply(st.legal_actions()[-1])  # Search: one action left
+    return st
+
+
+def test_chance_gate_asks_only_where_cpsat_closed_such_gaps() -> None:
+    """After `gap_calls` calls at a kind of boundary, CP-SAT is not asked where fewer than
+    `prune_chance` of its answers there came down by the gap between the simple bound and the
+    incumbent (it would rarely prune); where they did, it is. Deterministic: the answers seen,
+    not time."""
+    pol = BoundPolicy(node=RelaxConfig(max_deterministic_time=0.2), gap_calls=1,
+                      gap_slack=1e9, prune_chance=0.5)
+    bound = CpsatBound(pol)
+    game = HeritageGame(bound)
+    st = _with_michaux(["A33", "A19", "C2"])
+    bound.start_search(None)
+    closed = SimpleBound().upper_bound(st) - game.upper_bound(st)
+    assert bound.spent_calls == 1 and closed > 0 and [closed] in bound.closed.values()
+    other = _with_michaux(["A33", "A19", "C1"])
+    simple = SimpleBound().upper_bound(other)
+    bound.start_search(simple - closed - 1)  # wider than any gap CP-SAT closed here
+    assert game.upper_bound(other) == simple
+    assert bound.spent_calls == 0
+    bound.start_search(simple - closed)  # as wide as one it closed
+    game.upper_bound(other)
+    assert bound.spent_calls == 1
