@@ -8,7 +8,12 @@ from dataclasses import replace
 import pytest
 
 from solver.bounds.reachable import ReachMemo, in_flight, lost_needed, reach
-from solver.bounds.simple import decline_phases_left, pool_facts, simple_upper_bound
+from solver.bounds.simple import (
+    _grows,
+    decline_phases_left,
+    pool_facts,
+    simple_upper_bound,
+)
 from solver.engine import actions as A
 from solver.engine.flow import settle
 from solver.engine.frames import D_ACTION, D_LEARN, D_ORDER
@@ -100,7 +105,8 @@ def test_one_learn_bound_at_least_the_optimum(tiles: list[str | None], optional:
 def test_few_learns_bound_at_least_the_optimum(tiles: list[str | None], learns: int) -> None:
     """The last turn with two or three Learns left (one ``D_LEARN`` of that count,
     requirements ignored) and end-game rules that read technology counts in the Past (M1, P5:
-    2 per complete trio; P1, P4: tiers): the joint bound over the counts by type
+    2 per complete trio; P1, P4: tiers; RULES.md section 7, rows 2 and 3): the joint bound over
+    the counts by type
     (`solver.bounds.simple._few_learns`) is at least the optimum of a search with no bound,
     and never above the bound with each row at its own best (no joint rules)."""
     st = position(hand=[], past=["M1", "P5", "P1", "P4"], techs=KNOWN, tiles=tiles,
@@ -154,3 +160,21 @@ def test_a_create_whose_card_is_chosen_opens_no_slot_for_another_card() -> None:
     complete, best = plain_optimum(st)
     assert complete and best is not None
     assert best <= simple_upper_bound(st, facts) <= simple_upper_bound(st, loose) < open_bound
+
+
+def test_grows_tells_rules_that_never_fall_as_their_counter_grows() -> None:
+    """`_few_learns` rates only the counts that learn as many technologies as possible when
+    every rule grows with its counter (RULES.md section 7: a tier is the highest one reached):
+    P1's tiers (5 then 12 VP) and M1's 2 per trio grow; a tier worth less than the one below,
+    or a negative VP per thing, does not."""
+    st = position(hand=[], past=["M1", "P1"], turn=16)
+    cards = st.book.cards
+    p1, m1 = cards[idx(st, "P1")], cards[idx(st, "M1")]
+    assert _grows(p1) and _grows(m1)
+    tier_rule = next(e for e in p1.effects if e.score is not None)
+    per_rule = next(e for e in m1.effects if e.score is not None)
+    assert tier_rule.score is not None and per_rule.score is not None
+    falling = replace(p1, effects=(replace(tier_rule, score=replace(
+        tier_rule.score, tiers=((8, 12), (12, 5)))),))
+    negative = replace(m1, effects=(replace(per_rule, score=replace(per_rule.score, times=-2)),))
+    assert not _grows(falling) and not _grows(negative)

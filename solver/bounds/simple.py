@@ -496,9 +496,9 @@ def _few_learns(st: GameState, facts: PoolFacts, learns: int,
             r = e.score
             if r is None:
                 continue
-            if r.per in TYPE_COUNTS and r.per is not None:
+            if r.per is not None and r.per in TYPE_COUNTS:
                 rules.append((r.per, r.times, None))
-            elif r.tiers and r.counter in TYPE_COUNTS and r.counter is not None:
+            elif r.tiers and r.counter is not None and r.counter in TYPE_COUNTS:
                 rules.append((r.counter, 0, r.tiers))
             else:
                 return None  # a rule that reads something else: not bounded jointly here
@@ -543,16 +543,10 @@ def _few_learns(st: GameState, facts: PoolFacts, learns: int,
     return best
 
 
-#: The technology counters `_few_learns` gives end-game rules (`CounterRanges`' ``techs``).
+#: The technology counters `_few_learns` rates jointly: each depends only on how many
+#: technologies of each type the collection holds (`solver.engine.conditions`).
 TYPE_COUNTS: Final = frozenset({"techs.ancient", "techs.secret", "techs.writing", "techs.any",
                                 "techs.min_type", "techs.max_type"})
-
-
-def _reads_type_counts(card: Card) -> bool:
-    """Whether every technology counter an end-game rule of `card` reads is in `TYPE_COUNTS`."""
-    return all(x in TYPE_COUNTS for e in card.effects if e.score is not None
-               for x in (e.score.per, e.score.counter)
-               if x is not None and x.startswith("techs."))
 
 
 def _grows(card: Card) -> bool:
