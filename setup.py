@@ -40,6 +40,7 @@ COMPILED = (
     "solver/bounds/bound.py",
     "solver/bounds/simple.py",
     "solver/bounds/endrules.py",
+    "solver/bounds/goalreach.py",
     "solver/bounds/reachable.py",
     "solver/bounds/movers.py",
     "solver/bounds/takes.py",

@@ -10,6 +10,8 @@ import pytest
 from solver.bounds.reachable import ReachMemo, in_flight, lost_needed, reach
 from solver.bounds.simple import (
     _grows,
+    _learnable_later,
+    _tech_removals,
     decline_phases_left,
     pool_facts,
     simple_upper_bound,
@@ -178,3 +180,63 @@ def test_grows_tells_rules_that_never_fall_as_their_counter_grows() -> None:
         tier_rule.score, tiers=((8, 12), (12, 5)))),))
     negative = replace(m1, effects=(replace(per_rule, score=replace(per_rule.score, times=-2)),))
     assert not _grows(falling) and not _grows(negative)
+
+
+def _two_learns_with_removals(tiles: list[str | None]) -> GameState:
+    """The last turn, two Learns left (requirements ignored), 10 lost knowledge, nothing in
+    play: Mercury (T9) and Arabic Numerals (T23) remove 2 and 3 lost knowledge, Phoenician
+    Alphabet (T44) and Hieroglyphs (T45) are worth 4 VP, Thoth (T30) 2."""
+    st = position(hand=[], past=["C4"], lost=10, tiles=tiles, time_space=1, time_visits=2,
+                  turn=16, deck_top=["C6", "C7"])
+    st.stack = [fr for fr in st.stack if fr[0] != D_ACTION] + [(D_LEARN, False, True, 2)]
+    settle(st)
+    return st
+
+
+@pytest.mark.parametrize("tiles", [
+    ["T9", "T23", None, None, None, None, "T44", "T30", "T45"],
+    ["T9", "T23", "T5", None, None, None, "T44", "T30", "T45"],
+])
+def test_removals_of_technologies_take_learns_too(tiles: list[str | None]) -> None:
+    """A technology that removes lost knowledge (D22: a point of row 5 each, RULES.md section
+    7) takes a Learn like one worth VP (section 5): with two Learns, the two 4-VP technologies
+    or a removal and one of them, not both pairs. The bound rates each technology at its VP
+    plus its own removal (`solver.bounds.simple._few_learns` with `_tech_removals`) and is the
+    optimum here; each row at its own best (the two best VP and every removal reachable) is
+    above it."""
+    st = _two_learns_with_removals(tiles)
+    facts = pool_facts(st)
+    removals = _tech_removals(st, facts)
+    assert removals is not None
+    assert {st.book.cards[c].name: n for c, n in removals.items()} == {
+        "Nicolas Flammel": 1, "Mercury": 2, "Arabic Numerals": 3}
+    r = reach(st, facts.activators, 0, facts.poulnabrone)
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    rows_apart = st.score().total + 4 + 4 + min(st.lost, r.lost_removed)
+    assert best == simple_upper_bound(st, facts) < rows_apart
+
+
+def test_at_most_lost_knowledge_requirement_against_the_removals_left() -> None:
+    """After the last decline lost knowledge only falls, by the removals still reachable
+    (D22): Alchemy (T37: 7 monuments in the Past and at most 3 lost knowledge) stays a
+    candidate while the floor of lost knowledge is 3, not at 4 (Candi Sukuh lowers only "at
+    least" values, D19); Thoth (T30: at least 9) is unaffected. With 20 lost knowledge and 11
+    removals at most, the bound leaves Alchemy out and is still at least the optimum."""
+    st = position(hand=[], past=["C4", "C5", "C6", "C7", "C8", "C9", "C10"], lost=20,
+                  tiles=["T9", "T5", None, None, None, None, "T37", "T30", None],
+                  time_space=1, time_visits=2, turn=16, deck_top=["C11", "C12"])
+    facts = pool_facts(st)
+    watched = {idx(st, "T37"): "Alchemy", idx(st, "T30"): "Thoth"}
+
+    def candidates(floor: int) -> list[str]:
+        later = _learnable_later(st, facts, set(), ReachMemo(), floor)
+        assert later is not None
+        return sorted(watched[c] for c in later if c in watched)
+
+    assert candidates(3) == ["Alchemy", "Thoth"]
+    assert candidates(4) == ["Thoth"]
+    assert reach(st, facts.activators, 0, facts.poulnabrone).lost_removed == 11
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    assert best <= simple_upper_bound(st, facts)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Final, Protocol
 
 from solver.bounds.cpsat.bound import BoundResult, CpsatBound
-from solver.bounds.simple import PoolFactsCache, simple_upper_bound
+from solver.bounds.simple import PoolFactsCache, as_bound, simple_upper_bound
 from solver.engine.state import GameState
 from solver.search.interrupt import Interrupt
 
@@ -54,7 +54,7 @@ class SimpleBound:
         self.pool = PoolFactsCache()
 
     def upper_bound(self, st: GameState) -> float:
-        return float(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
+        return as_bound(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
 
     def root(self, st: GameState) -> BoundResult:
         return BoundResult(self.upper_bound(st), False, source="simple")

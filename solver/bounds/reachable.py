@@ -211,14 +211,15 @@ class Reach(Frozen):
     :param splits: with few action choices left (`SPLIT_ACTIONS`), each split of them into
         Creates, Learns and other actions with its own counts: (Create actions, Learn actions,
         other actions, Creates of monuments, Learns, Creates of artifacts, lost knowledge
-        removed); each count above is the largest over the splits. Empty when not split.
+        removed, of it the most the immediate effects of technologies learned remove); each
+        count above is the largest over the splits. Empty when not split.
     """
 
     creates: int
     learns: int
     lost_removed: int
     art_creates: int = UNBOUNDED
-    splits: tuple[tuple[int, int, int, int, int, int, int], ...] = ()
+    splits: tuple[tuple[int, int, int, int, int, int, int, int], ...] = ()
 
 
 class ReachMemo:
@@ -483,13 +484,13 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
     else:
         splits = [(actions, actions, actions)]
     best = (0, 0, 0, 0)
-    each: list[tuple[int, int, int, int, int, int, int]] = []
+    each: list[tuple[int, int, int, int, int, int, int, int]] = []
     for creating_now, learning, digging in splits:
         r = _split(in_play, out_mon, out_art, out_tech, creating_now, learning,
                    digging + excavates, phases, flight, declines, doubled, creating, known)
         best = (max(best[0], r[0]), max(best[1], r[1]), max(best[2], r[2]), max(best[3], r[3]))
         if actions <= SPLIT_ACTIONS:
-            each.append((creating_now, learning, digging, r[0], r[1], r[3], r[2]))
+            each.append((creating_now, learning, digging, r[0], r[1], r[3], r[2], r[4]))
     return Reach(best[0], best[1], best[2], best[3], tuple(each))
 
 
@@ -497,9 +498,12 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
            out_tech: list[Activator], creating: int, learning: int, excavations: int,
            phases: int, flight: Gains, declines: int, doubled: int,
            chosen: list[Activator] | None = None, known: tuple[int, int] = (0, 0),
-           ) -> tuple[int, int, int, int]:
-    """(Creates of monuments, Learns, lost removed, Creates of artifacts) with `creating` Create actions, `learning`
-    Learn actions and `excavations` Excavates.
+           ) -> tuple[int, int, int, int, int]:
+    """(Creates of monuments, Learns, lost removed, Creates of artifacts, of the lost removed
+    the part of the technologies learned) with `creating` Create actions, `learning` Learn
+    actions and `excavations` Excavates. The technologies' part is the sum of the largest
+    removals of their own effects, one per Learn counted: the rest of the lost removed comes
+    from other cards, the stack and the chests, whichever technologies are learned.
 
     A Create under way whose card is already chosen (``D_CREATE_SPACE``, ``F_PLACE``: RULES.md
     section 5, the card is picked first and its immediate effect resolves once it is placed)
@@ -549,6 +553,9 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
                       + _top([g[k] for g in arts], open_art) + _top([g[k] for g in tech], learns))
         return out[0], out[1], out[2], out[3]
 
+    def tech_lost(learns: int) -> int:
+        return _top([gains_of(a, True, mon, art)[LOST] for a in out_tech], learns)
+
     mon = art = creating
     learns = learning
     g = totals(mon, art, learns)
@@ -564,5 +571,6 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
                             min(max(learns, new_learns), UNBOUNDED))
         g = totals(mon, art, learns)
     else:
-        return UNBOUNDED, UNBOUNDED, UNBOUNDED, UNBOUNDED
-    return mon, learns, min(g[LOST], UNBOUNDED), art
+        return UNBOUNDED, UNBOUNDED, UNBOUNDED, UNBOUNDED, 0
+    lost = min(g[LOST], UNBOUNDED)
+    return mon, learns, lost, art, min(tech_lost(learns), lost)

@@ -38,7 +38,12 @@ score sheet (RULES.md section 7), the most each row can still reach:
 * A few Learns left after the last decline (`_few_learns`): the technology row and the
   end-game rules are bounded together, over the counts by type of the technologies that may
   still be learned, instead of each at its own best (a Learn adds 1 to one type's counter, not
-  to all three).
+  to all three). The lost-knowledge row joins them: a technology that removes lost knowledge
+  (D22) takes a Learn like one worth VP, so each is rated at its VP plus its own removal, and
+  the lost knowledge left by every other removal is subtracted (`_tech_removals`).
+* After the last decline lost knowledge never falls below its value now less the removals
+  still reachable: a requirement of at most ``k`` lost knowledge below that floor is never
+  met again (`_learnable_later`).
 * After the last decline a requirement on a Past count that is not met now is never met again
   (the Past changes only at a decline, section 4C step 2; `_learnable_later`), and in the last
   turn only the technologies on the tiles, revealed, or turned up by the tile refills still
@@ -47,7 +52,9 @@ score sheet (RULES.md section 7), the most each row can still reach:
 * With few action choices left (`solver.bounds.reachable`'s splits), each split of them into
   Creates, Learns and other actions is bounded on its own and the largest kept: one action is
   a Create or a Learn, not both, so the Timeline row and the technology row do not both take
-  every action.
+  every action. After the last decline a split whose counts cannot meet every goal chest
+  (`solver.bounds.goalreach`) is no line of a won trial and is left out; with none left, no
+  line wins (`NO_LINE`).
 
 It is loose early in the game; near the end (few decline phases left) it is what lets branch
 and bound cut. The constraint layer (`solver.bounds.cpsat`) gives a tighter one.
@@ -55,6 +62,7 @@ and bound cut. The constraint layer (`solver.bounds.cpsat`) gives a tighter one.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Final
 
@@ -65,8 +73,9 @@ from solver.bounds.endrules import (
     reads_techs,
     tier_vp,
 )
+from solver.bounds.goalreach import goals_may_hold
 from solver.bounds.movers import MoverFacts, mover_facts, phase_entries, puts_monument
-from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
+from solver.bounds.reachable import LOST, UNBOUNDED, Activator, ReachMemo, activators, reach
 from solver.bounds.takes import (
     TakeTable,
     action_takes,
@@ -85,6 +94,9 @@ from solver.engine.state import GameState
 from solver.frozen import Frozen
 
 LOST_CAP: Final = 200  # lost knowledge declines can still add: a generous cap
+#: What `simple_upper_bound` returns when no line from the position can meet every goal
+#: (`as_bound` reads it as ``-inf``, the bound protocol's "none exists").
+NO_LINE: Final = -1_000_000
 #: The most Learns left for which `_few_learns` bounds technologies and end-game rules jointly.
 FEW_LEARNS: Final = 4
 TAKE_ROUNDS: Final = 8  # rounds of `_decliners_this_turn`'s search for a closed deck count
@@ -106,7 +118,7 @@ LEARN_STEPS: Final = frozenset({"learn", "niches"})
 
 
 def _learnable_later(st: GameState, facts: PoolFacts, present: set[int] | None = None,
-                     memo: ReachMemo | None = None) -> set[int] | None:
+                     memo: ReachMemo | None = None, lost_floor: int = 0) -> set[int] | None:
     """With no decline left: the technologies not yet learned that may still enter the
     collection, or None when every one may (no filter).
 
@@ -118,7 +130,10 @@ def _learnable_later(st: GameState, facts: PoolFacts, present: set[int] | None =
     knowledge with ``k`` above it is never met again. The Past never changes again either (a
     card enters it only by declining, section 4C step 2, and never leaves it): a requirement
     that asks for at least (or exactly) ``k`` of a Past count with ``k`` above its value now is
-    never met again. Candi Sukuh in the Timeline lowers one "at
+    never met again. Lost knowledge never falls below `lost_floor` either (the caller's count
+    of the removals still reachable, `solver.bounds.reachable`, taken from it): a requirement
+    that asks for at most (or exactly) ``k`` lost knowledge with ``k`` below it is never met
+    again. Candi Sukuh in the Timeline lowers one "at
     least" value by 1 (D19), so while a card with that special is out of the Past an "at least"
     ``k`` needs only ``k - 1``. A Learn that ignores requirements (an effect's step or one under
     way) can take any of them: then no filter, as long as such a card is out of the Past.
@@ -137,22 +152,29 @@ def _learnable_later(st: GameState, facts: PoolFacts, present: set[int] | None =
     if any(fr[0] == D_LEARN and fr[2] for fr in st.stack):
         return None
     relax = 1 if any(may_act(c) for c in facts.candi) else 0
-    key = (tuple(st.past), st.rotated, st.lost, relax)
+    floor = min(max(0, lost_floor), st.lost)
+    key = (tuple(st.past), st.rotated, st.lost, relax, floor)
     passing = memo.learnable.get(key) if memo is not None else None
     if passing is None:
         passing = frozenset(c for _, c in facts.techs_by_vp
-                            if _may_pass(st, cards[c].requirement, c, relax))
+                            if _may_pass(st, cards[c].requirement, c, relax, floor))
         if memo is not None and len(memo.learnable) < memo.CAPACITY:
             memo.learnable[key] = passing
     known = set(st.techs)
     return {c for c in passing if c not in known}
 
 
-def _may_pass(st: GameState, requirement: tuple[Clause, ...], tech: int, relax: int) -> bool:
+def _may_pass(st: GameState, requirement: tuple[Clause, ...], tech: int, relax: int,
+              lost_floor: int = 0) -> bool:
     """Whether `requirement` may still be met after the last decline (`_learnable_later`): no
     "at least" or "exactly" clause on lost knowledge or a Past count above its value now
-    (less `relax` for an "at least")."""
+    (less `relax` for an "at least"), and no "at most" or "exactly" clause on lost knowledge
+    below `lost_floor` (Candi Sukuh lowers only "at least" values, D19)."""
     for clause in requirement:
+        if clause.counter == "lost" and (
+                (clause.op in ("<=", "==") and clause.value < lost_floor)
+                or (clause.op == "<" and clause.value <= lost_floor)):
+            return False
         if clause.op not in (">=", "=="):
             continue
         need = clause.value - relax if clause.op == ">=" else clause.value
@@ -281,7 +303,9 @@ class PoolFactsCache:
 
 def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
                        memo: ReachMemo | None = None) -> int:
-    """At the end, the exact score; before it, a bound no line can beat (see the module).
+    """At the end, the exact score; before it, a bound no line can beat (see the module);
+    `NO_LINE` when, after the last decline, no count of what is still reachable can meet every
+    goal (`solver.bounds.goalreach`).
     `facts` (the game's `pool_facts`) saves recomputing the pool at every call, `memo` (kept
     with them by `PoolFactsCache`) the counts of `solver.bounds.reachable`."""
     if st.over:
@@ -308,7 +332,8 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     present = _in_play_by_the_end(st, facts, memo) if not phases else None
     if present is not None and (r.creates or r.art_creates):  # else no card out of play acts
         r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present)
-    later = _learnable_later(st, facts, present, memo) if phases == 0 else None
+    floor = st.lost - r.lost_removed if r.lost_removed < UNBOUNDED else 0
+    later = _learnable_later(st, facts, present, memo, floor) if phases == 0 else None
     if phases == 0 and r.learns < UNBOUNDED:
         row = last_turn_techs(st, r.learns, facts.tile_takers, facts.chest_takers, present)
         if row is not None:  # the last turn: only these can still enter the collection
@@ -321,10 +346,20 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
     fixed = past_vp + techs_vp
 
-    joint_techs: dict[int, int | None] = {}  # `_few_learns` by Learns left (no split reads more)
+    # `_few_learns` by Learns left, without and with the technologies' removals (no split
+    # reads more)
+    joint_techs: dict[tuple[int, bool], int | None] = {}
+    removals = _tech_removals(st, facts) if phases == 0 else None
 
-    def rest(learns_left: int, creates: int, lost_removed: int) -> int:
-        """The rows that depend on the Learns, Creates and removals still reachable."""
+    def joint(few: int, removing: bool) -> int | None:
+        if (few, removing) not in joint_techs:
+            joint_techs[few, removing] = _few_learns(st, facts, few, later,
+                                                     removals if removing else None)
+        return joint_techs[few, removing]
+
+    def rest(learns_left: int, creates: int, lost_removed: int, tech_lost: int = 0) -> int:
+        """The rows that depend on the Learns, Creates and removals still reachable (of
+        which `tech_lost` by the technologies' own effects)."""
         tech_future = sum(tech_vps[:learns_left])
         # End-game effects at their most optimistic: each card's rule at its best over the
         # range its counter can still reach (`CounterRanges`).
@@ -340,23 +375,46 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
                 if c in facts.tech_readers:
                     tech_part += worth
         few = min(learns_left, len(tech_vps))
+        others = effect_bound - tech_part  # the end-game rules that read no technology count
         if declines == 0 and 1 <= few <= FEW_LEARNS and tech_part:
-            if few not in joint_techs:
-                joint_techs[few] = _few_learns(st, facts, few, later)
-            joint = joint_techs[few]
-            if joint is not None and joint < tech_future + tech_part:
-                tech_future, effect_bound = 0, effect_bound - tech_part + joint
+            both = joint(few, False)
+            if both is not None and both < tech_future + tech_part:
+                tech_future, effect_bound = 0, others + both
         declined = _declined_max(near, declines, facts, cards, ranges, future, late)
         timeline = min(TIMELINE_PLACES, in_timeline + creates)
-        return declined + effect_bound + tech_future + timeline - lost_lo
+        value = declined + effect_bound + tech_future + timeline - lost_lo
+        if (removals is not None and declines == 0 and 1 <= few <= FEW_LEARNS and tech_lost
+                and lost_removed < UNBOUNDED):
+            # The technologies' removals take Learns too: each technology brings its VP and
+            # its removal, and the lost knowledge left by every other removal is at most
+            # ``left`` (`_few_learns` with `removals`; a removal below 0 only counts more).
+            left = st.lost - (lost_removed - tech_lost)
+            rated = joint(few, True) if left > 0 else None
+            if rated is not None:
+                value = min(value, declined + others + rated + timeline - left)
+        return value
 
+    goals = phases == 0 and bool(st.goal_chests)  # the goals' counters move in known ranges
     if r.splits:  # one action is not both a Create and a Learn: each split on its own
-        counts = list(dict.fromkeys((learns, mon, lost)
-                                    for _, _, _, mon, learns, _, lost in r.splits))
-        # `rest` never falls as a count grows: only the splits no other one covers can be largest
+        counts = list(dict.fromkeys(
+            (learns, mon, lost, tech) for _, _, _, mon, learns, art, lost, tech in r.splits
+            if not goals or goals_may_hold(st, mon, learns, art, lost)))
+        if not counts:
+            return NO_LINE  # no split of the actions left can meet every goal
+        # `rest` never falls as a count grows (the technologies' part of the removals held):
+        # only the splits no other one covers can be largest
         return fixed + max(rest(*c) for c in counts if not any(
-            o != c and o[0] >= c[0] and o[1] >= c[1] and o[2] >= c[2] for o in counts))
+            o != c and o[0] >= c[0] and o[1] >= c[1] and o[2] >= c[2] and o[3] == c[3]
+            for o in counts))
+    if goals and not goals_may_hold(st, r.creates, r.learns, r.art_creates, r.lost_removed):
+        return NO_LINE
     return fixed + rest(r.learns, r.creates, r.lost_removed)
+
+
+def as_bound(value: int) -> float:
+    """`simple_upper_bound`'s answer as a bound of the search protocol: ``-inf`` for
+    `NO_LINE`."""
+    return -math.inf if value <= NO_LINE else float(value)
 
 
 def _decliners_this_turn(st: GameState, facts: PoolFacts, table: TakeTable, future: list[int],
@@ -469,7 +527,8 @@ def _declined_max(future: list[int], declines: int, facts: PoolFacts, cards: tup
 
 
 def _few_learns(st: GameState, facts: PoolFacts, learns: int,
-                later: set[int] | None = None) -> int | None:
+                later: set[int] | None = None,
+                removals: dict[int, int] | None = None) -> int | None:
     """The most the technology VP still to come plus the end-game rules of the Past that read
     technology counters can reach when at most `learns` more technologies can be learned and
     no monument can still decline (the Past is final: RULES.md section 4C, only a decline moves
@@ -487,7 +546,11 @@ def _few_learns(st: GameState, facts: PoolFacts, learns: int,
     the counts that learn as many as possible are rated. At the Learn itself with one Learn
     left (``D_LEARN`` on top) the technology is one of its options (section 5: an available
     technology whose requirement is met), so only those are candidates; elsewhere only those
-    of `later` (`_learnable_later`) when it is given."""
+    of `later` (`_learnable_later`) when it is given.
+
+    With `removals` (`_tech_removals`), each technology is worth its VP plus the lost knowledge
+    its own effects remove (a point of the lost-knowledge row each, section 7): the caller
+    then subtracts the lost knowledge left by every other removal."""
     cards = st.book.cards
     readers = [cards[c] for c in st.past if c in facts.tech_readers]
     rules: list[tuple[str, int, tuple[tuple[int, int], ...] | None]] = []
@@ -508,10 +571,14 @@ def _few_learns(st: GameState, facts: PoolFacts, learns: int,
     if learns == 1 and st.stack and st.stack[-1][0] == D_LEARN:
         options = {A.value_of(a) for a in st.legal_actions() if A.kind_of(a) == A.CARD}
         pool = [c for c in pool if c in options]
-    by_type: dict[int, list[int]] = {}  # type -> VP of its candidates, highest first
+    by_type: dict[int, list[int]] = {}  # type -> worth of its candidates, highest first
     for c in pool:
         kind = cards[c].kind
-        by_type.setdefault(kind if 0 <= kind < 3 else 3, []).append(facts.vp[c])
+        worth = facts.vp[c] + (removals.get(c, 0) if removals is not None else 0)
+        by_type.setdefault(kind if 0 <= kind < 3 else 3, []).append(worth)
+    if removals is not None:
+        for vps in by_type.values():
+            vps.sort(reverse=True)
     monotone = all(_grows(card) for card in readers) and all(
         v >= 0 for vps in by_type.values() for v in vps)
     now = [0, 0, 0]
@@ -547,6 +614,31 @@ def _few_learns(st: GameState, facts: PoolFacts, learns: int,
 #: technologies of each type the collection holds (`solver.engine.conditions`).
 TYPE_COUNTS: Final = frozenset({"techs.ancient", "techs.secret", "techs.writing", "techs.any",
                                 "techs.min_type", "techs.max_type"})
+
+
+def _tech_removals(st: GameState, facts: PoolFacts) -> dict[int, int] | None:
+    """With no decline left: the lost knowledge each technology's own effects remove when it
+    enters the collection (its immediate ``discard_lost`` steps, D22, with those whose
+    condition needs more lost knowledge than there is now left out: lost knowledge never grows
+    again, `solver.bounds.reachable`), as `solver.bounds.reachable` counts them; None when a
+    technology removes lost knowledge at another moment (its removals are then not its own
+    Learn's)."""
+    out: dict[int, int] = {}
+    for a in facts.activators:
+        if not a.tech:
+            continue
+        if a.unbounded or any(g[LOST] for g in (a.timeline, a.decline, a.on_create,
+                                                a.on_excavate)):
+            return None
+        amount = a.immediate[LOST]
+        for need, bucket, g in a.gated:
+            if g[LOST] and bucket != "immediate":
+                return None
+            if need <= st.lost:
+                amount += g[LOST]
+        if amount:
+            out[a.card] = amount
+    return out
 
 
 def _grows(card: Card) -> bool:

@@ -503,7 +503,7 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int]) -
     # (Creates, Learns, Archive actions, other actions) of each split
     cases: list[tuple[int, int, int, int]] = []
     if r.splits:
-        for creating, _, other, mon, learns, art, _ in r.splits:
+        for creating, _, other, mon, learns, art, _, _ in r.splits:
             for archives in range(other + 1):
                 cases.append((mon + art - creating, learns, archives, other - archives))
     else:  # every action counts as an Archive and as an Excavate

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from solver.bounds.cpsat.relaxation import PlanStep, RelaxConfig, relax
 from solver.bounds.cpsat.resources import UnsupportedCardError
 from solver.bounds.cpsat.schedule import build_schedule, phase_of
-from solver.bounds.simple import PoolFacts, PoolFactsCache, simple_upper_bound
+from solver.bounds.simple import PoolFacts, PoolFactsCache, as_bound, simple_upper_bound
 from solver.engine import actions as A
 from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN
 from solver.engine.state import GameState
@@ -194,7 +194,7 @@ class CpsatBound:
         pol = self.policy
         if st.over:
             return self.relaxed(st, pol.node).bound
-        simple = float(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
+        simple = as_bound(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
         if simple <= self.threshold:
             return simple
         phase = phase_of(st)
@@ -276,7 +276,9 @@ def relaxed_bound(st: GameState, config: RelaxConfig | None = None,
         hit = cache.get(key)
         if hit is not None:
             return hit
-    simple = float(simple_upper_bound(st, facts))
+    simple = as_bound(simple_upper_bound(st, facts))
+    if simple == -math.inf:  # no count still reachable meets every goal: proven, no call
+        return BoundResult(simple, True, source="simple")
     if (stop is not None and stop.is_set()) or (max_seconds is not None and max_seconds <= 0):
         return BoundResult(simple, False, source="simple")
     phase = phase_of(st)
