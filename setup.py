@@ -41,6 +41,7 @@ COMPILED = (
     "solver/bounds/simple.py",
     "solver/bounds/endrules.py",
     "solver/bounds/goalreach.py",
+    "solver/bounds/techjoint.py",
     "solver/bounds/reachable.py",
     "solver/bounds/movers.py",
     "solver/bounds/takes.py",

@@ -9,13 +9,12 @@ import pytest
 
 from solver.bounds.reachable import ReachMemo, in_flight, lost_needed, reach
 from solver.bounds.simple import (
-    _grows,
     _learnable_later,
-    _tech_removals,
     decline_phases_left,
     pool_facts,
     simple_upper_bound,
 )
+from solver.bounds.techjoint import grows, tech_removals
 from solver.engine import actions as A
 from solver.engine.flow import settle
 from solver.engine.frames import D_ACTION, D_LEARN, D_ORDER
@@ -84,7 +83,7 @@ KNOWN = ["T1", "T2", "T5", "T9", "T10", "T11", "T19", "T22", "T23"]  # every tec
 def test_one_learn_bound_at_least_the_optimum(tiles: list[str | None], optional: bool) -> None:
     """The last turn with one Learn left (a ``D_LEARN`` of count 1, requirements ignored) and
     end-game rules that read technology counts in the Past (M1, P5: 2 per complete trio; P1,
-    P4: tiers): the joint bound (`solver.bounds.simple._one_learn`) is at least the optimum
+    P4: tiers): the joint bound (`solver.bounds.techjoint.few_learns`) is at least the optimum
     of a search with no bound; here, where nothing else can change, it is the optimum."""
     st = position(hand=[], past=["M1", "P5", "P1", "P4"], techs=KNOWN, tiles=tiles,
                   time_space=1, time_visits=2, turn=16, deck_top=["C6", "C7"])
@@ -109,7 +108,7 @@ def test_few_learns_bound_at_least_the_optimum(tiles: list[str | None], learns: 
     requirements ignored) and end-game rules that read technology counts in the Past (M1, P5:
     2 per complete trio; P1, P4: tiers; RULES.md section 7, rows 2 and 3): the joint bound over
     the counts by type
-    (`solver.bounds.simple._few_learns`) is at least the optimum of a search with no bound,
+    (`solver.bounds.techjoint.few_learns`) is at least the optimum of a search with no bound,
     and never above the bound with each row at its own best (no joint rules)."""
     st = position(hand=[], past=["M1", "P5", "P1", "P4"], techs=KNOWN, tiles=tiles,
                   time_space=1, time_visits=2, turn=16, deck_top=["C6", "C7"])
@@ -165,21 +164,21 @@ def test_a_create_whose_card_is_chosen_opens_no_slot_for_another_card() -> None:
 
 
 def test_grows_tells_rules_that_never_fall_as_their_counter_grows() -> None:
-    """`_few_learns` rates only the counts that learn as many technologies as possible when
+    """`few_learns` rates only the counts that learn as many technologies as possible when
     every rule grows with its counter (RULES.md section 7: a tier is the highest one reached):
     P1's tiers (5 then 12 VP) and M1's 2 per trio grow; a tier worth less than the one below,
     or a negative VP per thing, does not."""
     st = position(hand=[], past=["M1", "P1"], turn=16)
     cards = st.book.cards
     p1, m1 = cards[idx(st, "P1")], cards[idx(st, "M1")]
-    assert _grows(p1) and _grows(m1)
+    assert grows(p1) and grows(m1)
     tier_rule = next(e for e in p1.effects if e.score is not None)
     per_rule = next(e for e in m1.effects if e.score is not None)
     assert tier_rule.score is not None and per_rule.score is not None
     falling = replace(p1, effects=(replace(tier_rule, score=replace(
         tier_rule.score, tiers=((8, 12), (12, 5)))),))
     negative = replace(m1, effects=(replace(per_rule, score=replace(per_rule.score, times=-2)),))
-    assert not _grows(falling) and not _grows(negative)
+    assert not grows(falling) and not grows(negative)
 
 
 def _two_learns_with_removals(tiles: list[str | None]) -> GameState:
@@ -201,12 +200,12 @@ def test_removals_of_technologies_take_learns_too(tiles: list[str | None]) -> No
     """A technology that removes lost knowledge (D22: a point of row 5 each, RULES.md section
     7) takes a Learn like one worth VP (section 5): with two Learns, the two 4-VP technologies
     or a removal and one of them, not both pairs. The bound rates each technology at its VP
-    plus its own removal (`solver.bounds.simple._few_learns` with `_tech_removals`) and is the
+    plus its own removal (`solver.bounds.techjoint.few_learns` with `tech_removals`) and is the
     optimum here; each row at its own best (the two best VP and every removal reachable) is
     above it."""
     st = _two_learns_with_removals(tiles)
     facts = pool_facts(st)
-    removals = _tech_removals(st, facts)
+    removals = tech_removals(st, facts.activators)
     assert removals is not None
     assert {st.book.cards[c].name: n for c, n in removals.items()} == {
         "Nicolas Flammel": 1, "Mercury": 2, "Arabic Numerals": 3}

@@ -35,12 +35,12 @@ score sheet (RULES.md section 7), the most each row can still reach:
   (section 4C step 2, D22), and every way a technology still enters the collection checks its
   requirement (section 5 Learn; the Pyramid of the Niches learns as at a Learn), unless an
   effect that ignores requirements may still run.
-* A few Learns left after the last decline (`_few_learns`): the technology row and the
+* A few Learns left after the last decline (`few_learns`): the technology row and the
   end-game rules are bounded together, over the counts by type of the technologies that may
   still be learned, instead of each at its own best (a Learn adds 1 to one type's counter, not
   to all three). The lost-knowledge row joins them: a technology that removes lost knowledge
   (D22) takes a Learn like one worth VP, so each is rated at its VP plus its own removal, and
-  the lost knowledge left by every other removal is subtracted (`_tech_removals`).
+  the lost knowledge left by every other removal is subtracted (`tech_removals`).
 * After the last decline lost knowledge never falls below its value now less the removals
   still reachable: a requirement of at most ``k`` lost knowledge below that floor is never
   met again (`_learnable_later`).
@@ -71,11 +71,10 @@ from solver.bounds.endrules import (
     CounterRanges,
     effect_max,
     reads_techs,
-    tier_vp,
 )
 from solver.bounds.goalreach import goals_may_hold
 from solver.bounds.movers import MoverFacts, mover_facts, phase_entries, puts_monument
-from solver.bounds.reachable import LOST, UNBOUNDED, Activator, ReachMemo, activators, reach
+from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
 from solver.bounds.takes import (
     TakeTable,
     action_takes,
@@ -84,8 +83,8 @@ from solver.bounds.takes import (
     late_creates,
     take_table,
 )
+from solver.bounds.techjoint import few_learns, tech_removals
 from solver.bounds.techrow import TileTaker, chests_take_techs, last_turn_techs, tile_takers
-from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Card, Clause, all_steps
 from solver.engine.conditions import count
 from solver.engine.frames import D_LEARN, F_DECLINE_PHASE, F_TIMELINE_PHASE
@@ -97,7 +96,7 @@ LOST_CAP: Final = 200  # lost knowledge declines can still add: a generous cap
 #: What `simple_upper_bound` returns when no line from the position can meet every goal
 #: (`as_bound` reads it as ``-inf``, the bound protocol's "none exists").
 NO_LINE: Final = -1_000_000
-#: The most Learns left for which `_few_learns` bounds technologies and end-game rules jointly.
+#: The most Learns left for which `few_learns` bounds technologies and end-game rules jointly.
 FEW_LEARNS: Final = 4
 TAKE_ROUNDS: Final = 8  # rounds of `_decliners_this_turn`'s search for a closed deck count
 
@@ -232,7 +231,7 @@ class PoolFacts(Frozen):
         Learn (`solver.bounds.techrow`).
     :param chest_takers: a chest of the setup does.
     :param tech_readers: the monuments of `endgame` whose end-game rule reads a technology
-        counter (`_few_learns`).
+        counter (`few_learns`).
     """
 
     monuments: tuple[int, ...]
@@ -346,15 +345,15 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
     fixed = past_vp + techs_vp
 
-    # `_few_learns` by Learns left, without and with the technologies' removals (no split
+    # `few_learns` by Learns left, without and with the technologies' removals (no split
     # reads more)
     joint_techs: dict[tuple[int, bool], int | None] = {}
-    removals = _tech_removals(st, facts) if phases == 0 else None
+    removals = tech_removals(st, facts.activators) if phases == 0 else None
 
     def joint(few: int, removing: bool) -> int | None:
         if (few, removing) not in joint_techs:
-            joint_techs[few, removing] = _few_learns(st, facts, few, later,
-                                                     removals if removing else None)
+            joint_techs[few, removing] = few_learns(st, facts.tech_readers, facts.techs_by_vp,
+                                                    few, later, removals if removing else None)
         return joint_techs[few, removing]
 
     def rest(learns_left: int, creates: int, lost_removed: int, tech_lost: int = 0) -> int:
@@ -387,7 +386,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
                 and lost_removed < UNBOUNDED):
             # The technologies' removals take Learns too: each technology brings its VP and
             # its removal, and the lost knowledge left by every other removal is at most
-            # ``left`` (`_few_learns` with `removals`; a removal below 0 only counts more).
+            # ``left`` (`few_learns` with `removals`; a removal below 0 only counts more).
             left = st.lost - (lost_removed - tech_lost)
             rated = joint(few, True) if left > 0 else None
             if rated is not None:
@@ -524,152 +523,3 @@ def _declined_max(future: list[int], declines: int, facts: PoolFacts, cards: tup
         return sum(values[:declines])
     extra = sorted((worth[c] for c in others), reverse=True)
     return max(sum(values[:declines - j]) + sum(extra[:j]) for j in range(min(late, declines) + 1))
-
-
-def _few_learns(st: GameState, facts: PoolFacts, learns: int,
-                later: set[int] | None = None,
-                removals: dict[int, int] | None = None) -> int | None:
-    """The most the technology VP still to come plus the end-game rules of the Past that read
-    technology counters can reach when at most `learns` more technologies can be learned and
-    no monument can still decline (the Past is final: RULES.md section 4C, only a decline moves
-    a card to the Past); None when such a rule reads another counter than those of
-    `TYPE_COUNTS`.
-
-    The collection then ends as it is or with up to `learns` technologies more (it never loses
-    one). The counters of `TYPE_COUNTS` depend only on how many technologies of each type the
-    collection holds, so for each count of new technologies by type the rules have one value
-    and the technology row is at most the VP of the best ones of each type: the maximum over
-    every such count (at most `learns` in all, no more of a type than there are candidates)
-    bounds every line, instead of each row at its own best (a Learn adds 1 to one type's
-    counter, not to all three). When every rule grows with its counter (`_grows`) and no
-    candidate is worth less than 0 VP, one technology more never lowers the value, so only
-    the counts that learn as many as possible are rated. At the Learn itself with one Learn
-    left (``D_LEARN`` on top) the technology is one of its options (section 5: an available
-    technology whose requirement is met), so only those are candidates; elsewhere only those
-    of `later` (`_learnable_later`) when it is given.
-
-    With `removals` (`_tech_removals`), each technology is worth its VP plus the lost knowledge
-    its own effects remove (a point of the lost-knowledge row each, section 7): the caller
-    then subtracts the lost knowledge left by every other removal."""
-    cards = st.book.cards
-    readers = [cards[c] for c in st.past if c in facts.tech_readers]
-    rules: list[tuple[str, int, tuple[tuple[int, int], ...] | None]] = []
-    for card in readers:  # (counter, VP per unit, or the tiers): each rule reads one counter
-        for e in card.effects:
-            r = e.score
-            if r is None:
-                continue
-            if r.per is not None and r.per in TYPE_COUNTS:
-                rules.append((r.per, r.times, None))
-            elif r.tiers and r.counter is not None and r.counter in TYPE_COUNTS:
-                rules.append((r.counter, 0, r.tiers))
-            else:
-                return None  # a rule that reads something else: not bounded jointly here
-    known = set(st.techs)
-    pool: list[int] = [c for _, c in facts.techs_by_vp  # highest VP first
-                       if c not in known and (later is None or c in later)]
-    if learns == 1 and st.stack and st.stack[-1][0] == D_LEARN:
-        options = {A.value_of(a) for a in st.legal_actions() if A.kind_of(a) == A.CARD}
-        pool = [c for c in pool if c in options]
-    by_type: dict[int, list[int]] = {}  # type -> worth of its candidates, highest first
-    for c in pool:
-        kind = cards[c].kind
-        worth = facts.vp[c] + (removals.get(c, 0) if removals is not None else 0)
-        by_type.setdefault(kind if 0 <= kind < 3 else 3, []).append(worth)
-    if removals is not None:
-        for vps in by_type.values():
-            vps.sort(reverse=True)
-    monotone = all(_grows(card) for card in readers) and all(
-        v >= 0 for vps in by_type.values() for v in vps)
-    now = [0, 0, 0]
-    for t in st.techs:
-        kind = cards[t].kind
-        if 0 <= kind < 3:
-            now[kind] += 1
-    kinds = sorted(by_type)
-    gains = [_prefix_sums(by_type[k], learns) for k in kinds]
-    tops = [len(g) - 1 for g in gains]
-    most = min(learns, sum(tops))
-    best = -1
-    for split in _splits(learns, tops):
-        if monotone and sum(split) < most:
-            continue  # one more of some type is worth at least as much
-        counts = list(now)
-        gain = 0
-        for i, n in enumerate(split):
-            gain += gains[i][n]
-            if kinds[i] < 3:
-                counts[kinds[i]] += n
-        a, sec, w = counts
-        value = {"techs.ancient": a, "techs.secret": sec, "techs.writing": w,
-                 "techs.any": len(st.techs) + sum(split), "techs.min_type": min(counts),
-                 "techs.max_type": max(counts)}
-        worth = sum(times * value[counter] if tiers is None else tier_vp(tiers, value[counter])
-                    for counter, times, tiers in rules)
-        best = max(best, gain + worth)
-    return best
-
-
-#: The technology counters `_few_learns` rates jointly: each depends only on how many
-#: technologies of each type the collection holds (`solver.engine.conditions`).
-TYPE_COUNTS: Final = frozenset({"techs.ancient", "techs.secret", "techs.writing", "techs.any",
-                                "techs.min_type", "techs.max_type"})
-
-
-def _tech_removals(st: GameState, facts: PoolFacts) -> dict[int, int] | None:
-    """With no decline left: the lost knowledge each technology's own effects remove when it
-    enters the collection (its immediate ``discard_lost`` steps, D22, with those whose
-    condition needs more lost knowledge than there is now left out: lost knowledge never grows
-    again, `solver.bounds.reachable`), as `solver.bounds.reachable` counts them; None when a
-    technology removes lost knowledge at another moment (its removals are then not its own
-    Learn's)."""
-    out: dict[int, int] = {}
-    for a in facts.activators:
-        if not a.tech:
-            continue
-        if a.unbounded or any(g[LOST] for g in (a.timeline, a.decline, a.on_create,
-                                                a.on_excavate)):
-            return None
-        amount = a.immediate[LOST]
-        for need, bucket, g in a.gated:
-            if g[LOST] and bucket != "immediate":
-                return None
-            if need <= st.lost:
-                amount += g[LOST]
-        if amount:
-            out[a.card] = amount
-    return out
-
-
-def _grows(card: Card) -> bool:
-    """Whether every end-game rule of `card` never falls as its counter grows ("k per
-    thing" with k >= 0; tiers whose VP never falls as the threshold rises). The technology
-    counters of `TYPE_COUNTS` never fall as one type's count grows, so with such rules (and
-    technologies worth at least 0 VP) one more technology never lowers the joint bound."""
-    for e in card.effects:
-        r = e.score
-        if r is None:
-            continue
-        if r.per is not None and r.times < 0:
-            return False
-        vps = [vp for _, vp in sorted(r.tiers)]
-        if any(vps[i + 1] < vps[i] for i in range(len(vps) - 1)) or any(vp < 0 for vp in vps):
-            return False
-    return True
-
-
-def _prefix_sums(values: list[int], most: int) -> list[int]:
-    """``[0, v0, v0 + v1, ...]``: the best total of 0, 1, ... of `values` (highest first), at
-    most `most` of them."""
-    out = [0]
-    for v in values[:most]:
-        out.append(out[-1] + v)
-    return out
-
-
-def _splits(total: int, tops: list[int]) -> list[tuple[int, ...]]:
-    """Every tuple of counts, the i-th at most ``tops[i]``, summing to at most `total`."""
-    out: list[tuple[int, ...]] = [()]
-    for top in tops:
-        out = [(*p, n) for p in out for n in range(min(top, total - sum(p)) + 1)]
-    return out
