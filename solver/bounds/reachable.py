@@ -536,7 +536,8 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
             g = _add(g, a.on_excavate, excavations)
         return g
 
-    def totals(mon: int, art: int, learns: int) -> Gains:
+    def totals(mon: int, art: int, learns: int) -> tuple[int, int, int, int, int]:
+        """The `Gains` with these counts, then the technologies' part of the lost removed."""
         total = flight
         for a in in_play:
             total = _add(total, gains_of(a, False, mon, art))
@@ -548,13 +549,12 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
         open_mon = max(0, mon - known[0])
         open_art = max(0, art - known[1])
         out = [0, 0, 0, 0]
+        techs = [0, 0, 0, 0]
         for k in range(4):
+            techs[k] = _top([g[k] for g in tech], learns)
             out[k] = (total[k] + _top([g[k] for g in mons], open_mon)
-                      + _top([g[k] for g in arts], open_art) + _top([g[k] for g in tech], learns))
-        return out[0], out[1], out[2], out[3]
-
-    def tech_lost(learns: int) -> int:
-        return _top([gains_of(a, True, mon, art)[LOST] for a in out_tech], learns)
+                      + _top([g[k] for g in arts], open_art) + techs[k])
+        return out[0], out[1], out[2], out[3], techs[LOST]
 
     mon = art = creating
     learns = learning
@@ -573,4 +573,4 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
     else:
         return UNBOUNDED, UNBOUNDED, UNBOUNDED, UNBOUNDED, 0
     lost = min(g[LOST], UNBOUNDED)
-    return mon, learns, lost, art, min(tech_lost(learns), lost)
+    return mon, learns, lost, art, min(g[4], lost)

@@ -66,12 +66,7 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from solver.bounds.endrules import (
-    TIMELINE_PLACES,
-    CounterRanges,
-    effect_max,
-    reads_techs,
-)
+from solver.bounds.endrules import TIMELINE_PLACES, CounterRanges, effect_max, reads_techs
 from solver.bounds.goalreach import goals_may_hold
 from solver.bounds.movers import MoverFacts, mover_facts, phase_entries, puts_monument
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
@@ -348,12 +343,13 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     # `few_learns` by Learns left, without and with the technologies' removals (no split
     # reads more)
     joint_techs: dict[tuple[int, bool], int | None] = {}
-    removals = tech_removals(st, facts.activators) if phases == 0 else None
 
     def joint(few: int, removing: bool) -> int | None:
         if (few, removing) not in joint_techs:
-            joint_techs[few, removing] = few_learns(st, facts.tech_readers, facts.techs_by_vp,
-                                                    few, later, removals if removing else None)
+            removals = tech_removals(st, facts.activators) if removing else None
+            joint_techs[few, removing] = (
+                None if removing and removals is None else
+                few_learns(st, facts.tech_readers, facts.techs_by_vp, few, later, removals))
         return joint_techs[few, removing]
 
     def rest(learns_left: int, creates: int, lost_removed: int, tech_lost: int = 0) -> int:
@@ -382,7 +378,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         declined = _declined_max(near, declines, facts, cards, ranges, future, late)
         timeline = min(TIMELINE_PLACES, in_timeline + creates)
         value = declined + effect_bound + tech_future + timeline - lost_lo
-        if (removals is not None and declines == 0 and 1 <= few <= FEW_LEARNS and tech_lost
+        if (phases == 0 and 1 <= few <= FEW_LEARNS and tech_lost
                 and lost_removed < UNBOUNDED):
             # The technologies' removals take Learns too: each technology brings its VP and
             # its removal, and the lost knowledge left by every other removal is at most
