@@ -88,8 +88,11 @@ def test_a_reader_too_deep_in_the_deck_cannot_enter_play() -> None:
 
 def test_a_buried_digger_counts_only_if_it_can_leave_the_deck() -> None:
     """Calakmul (P33: digs without bound) at the bottom of the deck, one action left: it cannot
-    leave the deck before the others' count is spent, so the count is that of P33 in the Past;
-    on top of the deck (it may be drawn and created), no bound."""
+    leave the deck before the others' count is spent, so the count is that of P33 in the Past.
+    On top of the deck (it may be drawn and created), counting every card as if it acted: no
+    bound; but its dig is a decline effect, which never runs before the last Timeline phase
+    (the game ends at the last turn's decline phase, D8), so the count of the cards that act
+    before then (`taken_before_timeline`) stays bounded."""
     past = _deep_reader(0, 1)
     takes = DeckTakes()
     expected = takes(past)
@@ -100,4 +103,25 @@ def test_a_buried_digger_counts_only_if_it_can_leave_the_deck() -> None:
     assert takes(st) == expected < len(st.deck) - 1
     st.deck.remove(p33)
     st.deck.append(p33)
-    assert takes(st) == UNBOUNDED
+    assert takes._every_card(st, *takes._tables(st)) == UNBOUNDED
+    assert takes(st) < UNBOUNDED
+
+
+def test_only_the_cards_that_can_enter_play_take() -> None:
+    """Two actions left, the token readers (A6, A13) 60 cards down. Counting every card out of
+    the Past as if it acted (the module's first count: the largest immediate draw of any card,
+    at every Create), 60 cards could leave the deck and the tokens stay alive. Only the cards
+    that can enter play before the Timeline phase act (the count of `taken_before_timeline`: a
+    card acts once created, from the hand, and only the deck's top reaches the hand): fewer
+    than 60 leave, and the tokens are dead."""
+    st = _deep_reader(0, 2)
+    readers = token_readers(st)
+    for c in readers.timeline:
+        st.deck.remove(c)
+        st.deck.insert(len(st.deck) - 60, c)
+        assert len(st.deck) - 1 - st.deck.index(c) == 60
+    takes = DeckTakes()
+    crude = takes._every_card(st, *takes._tables(st))
+    assert takes(st) < 60 < crude < UNBOUNDED
+    assert tokens_dead(st, readers, takes)
+    assert not tokens_dead(st, readers, lambda pos: takes._every_card(pos, *takes._tables(pos)))

@@ -24,6 +24,14 @@ Past never acts again (section 7). One effect takes at most: a ``draw`` 10 (D4),
 its count, Ancient Greek 10; Calakmul's ``reveal_until`` digs without bound, as does an effect of
 another trigger or moment (then `UNBOUNDED`).
 
+Tighter, and tried first: only the cards that can enter play before then act (the fixed point
+of `solver.bounds.simple.taken_before_timeline`: a card enters play only by a Create, from the
+hand, and the hand grows only from the deck's top, so until more than ``taken`` cards left the
+deck only the top ``taken`` can have entered play; it also counts the hand's room, D4, and each
+split of the action choices on its own). A card's effects of other moments (a decline effect,
+a Timeline effect) do not run before the Timeline phase queues its effects. The count below,
+every card out of the Past acting, is the fallback when that one finds no bound.
+
 A builder card acts only once it left the deck (it must be created, or be in play, to act): so
 a card in the deck or the discard pile whose effects dig without bound is left out when the
 count without it cannot reach it (`solver.bounds.takes.may_leave`): until it acts, cards leave the deck only by the
@@ -33,7 +41,12 @@ others' effects, which that count bounds, and it cannot act before it leaves the
 from __future__ import annotations
 
 from solver.bounds.reachable import UNBOUNDED, ReachMemo, pending_steps, reach
-from solver.bounds.simple import PoolFacts, PoolFactsCache, decline_phases_left
+from solver.bounds.simple import (
+    PoolFacts,
+    PoolFactsCache,
+    decline_phases_left,
+    taken_before_timeline,
+)
 from solver.bounds.takes import DRAW_MAX, CardTakes, card_takes, may_leave, steps_take
 from solver.engine.frames import (
     D_ACTION,
@@ -65,8 +78,19 @@ class DeckTakes:
 
     def __call__(self, st: GameState) -> int:
         """The most builder cards that can leave the deck from `st` (the last turn, its Timeline
-        phase still to form its queue) until that queue is formed (see the module)."""
+        phase still to form its queue) until that queue is formed: the count of
+        `solver.bounds.simple.taken_before_timeline` (only the cards that can enter play by
+        then act), else the count of the module (every card out of the Past acts)."""
         facts, table, memo = self._tables(st)
+        if facts.takes is not None:
+            taken = taken_before_timeline(st, facts, facts.takes, memo)
+            if taken < UNBOUNDED:
+                return taken
+        return self._every_card(st, facts, table, memo)
+
+    def _every_card(self, st: GameState, facts: PoolFacts, table: tuple[CardTakes, ...],
+                    memo: ReachMemo) -> int:
+        """The count of the module, every card out of the Past acting (see there)."""
         past = st.past
         techs = st.techs
         imm = on_create = on_learn = on_excavate = 0
