@@ -12,6 +12,7 @@ from typing import Final
 
 from solver.bounds.bound import Bound, SimpleBound
 from solver.bounds.decktakes import DeckTakes
+from solver.bounds.simple import PoolFactsCache
 from solver.engine.goal_check import goal_shortfall
 from solver.engine.state import GameState
 from solver.guidance import policy
@@ -36,7 +37,10 @@ class HeritageGame:
                  plan: policy.PlanPrior | None = None) -> None:
         self.bound: Bound = bound if bound is not None else SimpleBound()
         self.has_prior = prior
-        takes = DeckTakes()  # which deep cards can still enter play (`solver.bounds.decktakes`)
+        # which deep cards can still enter play (`solver.bounds.decktakes`), sharing the
+        # bound's pool facts and memo when it has them (both ask about the same positions)
+        pool = getattr(self.bound, "pool", None)
+        takes = DeckTakes(pool if isinstance(pool, PoolFactsCache) else None)
         self.readers = TokenReadersCache(takes)
         self.dominance = Dominance(takes)
         self.bound.keyed_by(self.search_key)

@@ -60,8 +60,10 @@ class DeckTakes:
     """`takes(st)`: the bound of the module for one game, its static parts kept between calls
     (an object passed in, never module state)."""
 
-    def __init__(self) -> None:
-        self.pool = PoolFactsCache()
+    def __init__(self, pool: PoolFactsCache | None = None) -> None:
+        """`pool`: the pool facts (and their memo) to share, e.g. the bound's: the bound asks
+        `taken_before_timeline` about the same positions."""
+        self.pool = pool if pool is not None else PoolFactsCache()
         self._facts: PoolFacts | None = None
         self._cards: tuple[CardTakes, ...] = ()
 
@@ -73,7 +75,7 @@ class DeckTakes:
             self._cards = tuple(t for t in (card_takes(c, cards[c])
                                             for c in sorted(st.setup.card_pool(st.book)))
                                 if t.immediate or t.on_create or t.on_learn or t.on_excavate
-                                or t.unbounded)
+                                or t.action_unbounded)
         return facts, self._cards, self.pool.memo
 
     def __call__(self, st: GameState) -> int:
@@ -99,7 +101,7 @@ class DeckTakes:
         for t in table:
             if t.card in past:
                 continue
-            if t.unbounded:
+            if t.action_unbounded:
                 if not t.tech and (t.card in st.deck or t.card in st.discard):
                     buried.append(t.card)
                     continue

@@ -236,6 +236,8 @@ class ReachMemo:
         self.resolved: dict[int, tuple[Activator, ...]] = {}
         #: `solver.bounds.simple._learnable_later`'s technologies whose requirements may pass
         self.learnable: dict[tuple[object, ...], frozenset[int]] = {}
+        #: `solver.bounds.simple.taken_before_timeline`'s last answers, by `GameState.key()`
+        self.taken: dict[tuple[object, ...], int] = {}
 
     def gains(self, steps: tuple[Step, ...]) -> Gains:
         hit = self.steps.get(id(steps))

@@ -94,6 +94,7 @@ NO_LINE: Final = -1_000_000
 #: The most Learns left for which `few_learns` bounds technologies and end-game rules jointly.
 FEW_LEARNS: Final = 4
 TAKE_ROUNDS: Final = 8  # rounds of `_decliners_this_turn`'s search for a closed deck count
+TAKEN_KEPT: Final = 8  # answers of `taken_before_timeline` kept by position (the last few)
 
 
 def _is_mover(card: Card) -> bool:
@@ -483,9 +484,24 @@ def taken_before_timeline(st: GameState, facts: PoolFacts, table: TakeTable,
     only those cards can have entered play (a card enters play only from the hand, and the
     hand grows only from the deck's top, RULES.md section 5), and while they alone act at most
     ``taken`` cards leave it, so the (``taken`` + 1)-th never does. `TAKE_ROUNDS` rounds at
-    most, and none past the whole deck."""
+    most, and none past the whole deck. The last few answers are kept in `memo` by the
+    position's exact key (the search key, the bound and the dominance rules ask about one
+    position in turn)."""
     if not any(fr[0] == F_TIMELINE_PHASE for fr in st.stack):
         return 0
+    key = st.key()
+    known = memo.taken.get(key)
+    if known is not None:
+        return known
+    taken = _taken_fixed_point(st, facts, table, memo)
+    if len(memo.taken) >= TAKEN_KEPT:
+        memo.taken.clear()
+    memo.taken[key] = taken
+    return taken
+
+
+def _taken_fixed_point(st: GameState, facts: PoolFacts, table: TakeTable,
+                       memo: ReachMemo) -> int:
     taken = 0
     for _ in range(TAKE_ROUNDS):
         present = enterable(st, taken)
