@@ -21,8 +21,10 @@ Create), per Learn the technology's immediate effect (the largest of those not l
 every "each time you LEARN" effect, per Excavate every "each time you EXCAVATE" effect. The
 Creates and Learns are `solver.bounds.reachable.reach`'s counts (over-estimates). A card in the
 Past never acts again (section 7). One effect takes at most: a ``draw`` 10 (D4), a ``reveal_keep``
-its count, Ancient Greek 10; Calakmul's ``reveal_until`` digs without bound, as does an effect of
-another trigger or moment (then `UNBOUNDED`).
+its count, Ancient Greek 10; a dig without bound that can run before the queue forms (an
+immediate effect or a Create, Learn or Excavate trigger; an effect of another trigger or moment)
+makes the count `UNBOUNDED`. Calakmul's ``reveal_until`` is a decline effect: none runs in the
+last turn (D8), so it does not count (`CardTakes.action_unbounded`).
 
 Tighter, and tried first: only the cards that can enter play before then act (the fixed point
 of `solver.bounds.simple.taken_before_timeline`: a card enters play only by a Create, from the
