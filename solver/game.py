@@ -12,7 +12,6 @@ from typing import Final
 
 from solver.bounds.bound import Bound, SimpleBound
 from solver.bounds.decktakes import DeckTakes
-from solver.bounds.simple import PoolFactsCache
 from solver.engine.goal_check import goal_shortfall
 from solver.engine.state import GameState
 from solver.guidance import policy
@@ -38,9 +37,8 @@ class HeritageGame:
         self.bound: Bound = bound if bound is not None else SimpleBound()
         self.has_prior = prior
         # which deep cards can still enter play (`solver.bounds.decktakes`), sharing the
-        # bound's pool facts and memo when it has them (both ask about the same positions)
-        pool = getattr(self.bound, "pool", None)
-        takes = DeckTakes(pool if isinstance(pool, PoolFactsCache) else None)
+        # bound's pool facts and memo (both ask about the same positions)
+        takes = DeckTakes(self.bound.pool)
         self.readers = TokenReadersCache(takes)
         self.dominance = Dominance(takes)
         self.bound.keyed_by(self.search_key)

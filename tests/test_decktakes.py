@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from solver.bounds.decktakes import DeckTakes
-from solver.bounds.reachable import UNBOUNDED
-from solver.engine.frames import F_TIMELINE_PHASE
+from solver.bounds.reachable import UNBOUNDED, ReachMemo
+from solver.bounds.simple import pool_facts, taken_before_timeline
+from solver.engine.frames import D_ACTION, F_TIMELINE_PHASE
 from solver.engine.state import GameState
 from solver.guidance.endgame import last_turn, token_readers, tokens_dead
 from solver.rng import Stream
@@ -52,7 +53,6 @@ def _deep_reader(depth: int, actions: int) -> GameState:
              "C17", "C18", "C19", "C20", "C21", "C22", "C23", "C24", "C25"][:depth]
     st = position(hand=["C1"], timeline={2: ["C3"]}, tokens={"C3": 2}, time_space=1, past=["P33"],
                   time_visits=2, turn=16, deck_top=[*above, "A13"])
-    from solver.engine.frames import D_ACTION  # noqa: PLC0415  # lazy: test helper only
     while sum(1 for fr in st.stack if fr[0] == D_ACTION) > actions:
         st.stack.remove(next(fr for fr in st.stack if fr[0] == D_ACTION))
     return st
@@ -125,3 +125,26 @@ def test_only_the_cards_that_can_enter_play_take() -> None:
     assert takes(st) < 60 < crude < UNBOUNDED
     assert tokens_dead(st, readers, takes)
     assert not tokens_dead(st, readers, lambda pos: takes._every_card(pos, *takes._tables(pos)))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kept_answers_are_those_of_their_own_position(seed: int) -> None:
+    """`taken_before_timeline` keeps its last answers by the position's exact key
+    (`GameState.key()`) in a memo shared by the bound and `DeckTakes`: along a random line of
+    the last turn, asked of one memo throughout (each position twice, as the search key and the
+    bound ask), it answers what a fresh memo computes for that position."""
+    st = endgame(seed)
+    facts = pool_facts(st)
+    assert facts.takes is not None
+    shared = ReachMemo()
+    rng = Stream(seed, "kept-takes", 0)
+    asked = 0
+    while not st.is_terminal() and (st.turn < last_turn(st) or _before_timeline(st)):
+        if _before_timeline(st) and not st.over:
+            kept = taken_before_timeline(st, facts, facts.takes, shared)
+            assert taken_before_timeline(st, facts, facts.takes, shared) == kept
+            assert kept == taken_before_timeline(st, facts, facts.takes, ReachMemo()), seed
+            asked += 1
+        legal = st.legal_actions()
+        st.apply(legal[rng.below(len(legal))])
+    assert asked > 0

@@ -22,6 +22,9 @@ class Bound(Protocol):
     """What a solve asks of its bound."""
 
     name: str
+    #: the pool facts and their memo, shared with the game's other end-game counts
+    #: (`solver.bounds.decktakes.DeckTakes` asks about the same positions)
+    pool: PoolFactsCache
 
     def upper_bound(self, st: GameState) -> float:
         """Admissible: no goal-meeting line from `st` scores more (``-inf``: none exists)."""
