@@ -2,6 +2,7 @@
 
     python -m benchmarks.prove_from [--time-limit 60] [--bound cpsat]
         [--instances 1:1,2:3,5:2 | --suite [--subset core6]] [--from-turn 16] [--down-to 14]
+        [--workers 2]
 
 For each trial:hand instance (seed 0), or each deal of the bench suite, a line is found with
 NRPA (`--nrpa-nodes` decisions, deterministic); then, for turn T = `--from-turn`, T - 1, ...
@@ -91,7 +92,7 @@ def prove_line(name: str, root: GameState, args: argparse.Namespace,
         res = solve(pos, SolveConfig(time_limit=None if args.node_limit else args.time_limit,
                                      node_limit=args.node_limit,
                                      exact_first_phases=99, exact_first_share=1.0,
-                                     bound=args.bound),
+                                     bound=args.bound, workers=args.workers),
                     incumbent=line[starts[turn]:])
         dt = time.monotonic() - t0
         rows.append({"turn": turn, "status": res.status.value, "vp": res.value,
@@ -134,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--subset", default=None, help="a subset of the suite (with --suite)")
     parser.add_argument("--nrpa-nodes", type=int, default=100_000)
     parser.add_argument("--bound", choices=("simple", "cpsat"), default="cpsat")
+    parser.add_argument("--workers", type=positive, default=1,
+                        help="processes of the exact search (with --time-limit)")
     parser.add_argument("--from-turn", type=int, default=16)
     parser.add_argument("--down-to", type=int, default=1)
     parser.add_argument("--json", type=Path, help="write the per-line results here")
@@ -145,7 +148,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.lines:
         wanted = set(args.deals.split(",")) if args.deals else None
-        results = [prove_line(name, root, args, line) for name, root, line in given_lines(args.lines)
+        lines = given_lines(args.lines)
+        unknown = sorted((wanted or set()) - {name for name, _, _ in lines})
+        if unknown:
+            parser.error(f"--deals: no line for {', '.join(unknown)} in {args.lines} "
+                         f"(deal ids look like t2-h2-s0)")
+        results = [prove_line(name, root, args, line) for name, root, line in lines
                    if wanted is None or name in wanted]
     else:
         results = [prove_line(name, root, args) for name, root in roots(args)]

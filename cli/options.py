@@ -97,8 +97,10 @@ NodeLimitOption = Annotated[int | None, typer.Option(
     "plus positions of the exact search), a total over the workers: the same inputs give the "
     "same line. Default 200000 when no --time-limit is given.")]
 WorkersOption = Annotated[int, typer.Option(
-    "--workers", metavar="W", help="Processes for the heuristic search (at most the cores this "
-    "process may use: more are capped, with a note).")]
+    "--workers", metavar="W", help="Processes for the heuristic search, and for the exact "
+    "search under --time-limit (it cuts the tree into subtrees the processes share out; "
+    "node-limited it runs in one process, so the same inputs give the same line); at most the "
+    "cores this process may use: more are capped, with a note.")]
 BoundOption = Annotated[str, typer.Option(
     "--bound", metavar="{simple,cpsat}", help="Bound of the exact search: 'simple', or 'cpsat' "
     "(the constraint layer: a tighter bound near the end, an INFEASIBLE proof at the start "

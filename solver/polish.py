@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from solver.bounds.bound import SimpleBound
 from solver.engine.state import GameState
 from solver.game import HeritageGame
-from solver.search.exhaustive import SearchConfig, search
+from solver.search.exhaustive import SearchConfig
+from solver.search.parallel import parallel_search
 from solver.search.protocol import PlainGame
 from solver.search.status import Status
 
@@ -53,6 +54,8 @@ class PolishConfig:
     :param min_nodes: stop when fewer nodes than this are left (a slice too small to matter).
     :param min_seconds: stop when fewer seconds than this are left.
     :param tt_memory_mb: the exact search's table cap (`SearchConfig.tt_memory_mb`).
+    :param workers: processes of each exact search when it is not node-limited
+        (`solver.search.parallel`).
     """
 
     nodes: int | None = None
@@ -61,6 +64,7 @@ class PolishConfig:
     min_nodes: int = 500
     min_seconds: float = 0.5
     tt_memory_mb: float | None = None
+    workers: int = 1
 
     def __post_init__(self) -> None:
         if self.nodes is None and self.seconds is None:
@@ -185,7 +189,8 @@ def polish(root: GameState, game: HeritageGame, line: Sequence[int], value: floa
             max_seconds=slice_seconds, should_stop=should_stop, tt_memory_mb=cfg.tt_memory_mb)
         hooks: HeritageGame | _Sliced = game if slice_seconds is None else \
             _Sliced(game, time.monotonic() + slice_seconds)
-        res = search(pos, scfg, order=game.order(pos, tail), incumbent=value, game=hooks)
+        res = parallel_search(pos, scfg, order=game.order(pos, tail), incumbent=value, game=hooks,
+                              workers=cfg.workers)
         used += res.nodes
         complete = res.status in (Status.OPTIMAL, Status.INFEASIBLE) and not (
             should_stop is not None and should_stop())

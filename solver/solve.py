@@ -13,6 +13,9 @@ Two searches over the game protocol (`solver.search`):
    rules of `solver.guidance.dominance`, the admissible bound of `solver.bounds`) started with the
    NRPA incumbent: if it completes, the line is proven OPTIMAL, or the deal INFEASIBLE.
 
+Under a time limit the exact searches (2 and the polish's) run in `workers` processes too
+(`solver.search.parallel`); node-limited they run in one, so the result stays deterministic.
+
 Statuses (`solver.search.status.Status`): OPTIMAL, FEASIBLE (best found, with bound and gap),
 INFEASIBLE (proven: no line meets every goal), UNKNOWN (nothing found within the budget).
 
@@ -34,14 +37,15 @@ from typing import Any
 
 from solver.bounds.bound import BOUND_NAMES, make_bound
 from solver.bounds.cpsat.relaxation import load_libraries
-from solver.bounds.simple import decline_phases_left
+from solver.bounds.simple import as_bound, decline_phases_left, simple_upper_bound
 from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.guidance.policy import PLAN_BONUS, PlanPrior
 from solver.polish import PolishConfig, PolishResult, polish
-from solver.search.exhaustive import SearchConfig, SearchResult, search
+from solver.search.exhaustive import SearchConfig, SearchResult
 from solver.search.interrupt import Interrupt
 from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
+from solver.search.parallel import parallel_search
 from solver.search.status import Status
 from solver.search.tt import DEFAULT_MEMORY_MB
 
@@ -52,7 +56,8 @@ class SolveConfig:
 
     :param time_limit: wall-clock seconds for the whole solve (``None``: use `node_limit`).
     :param node_limit: decisions played by NRPA plus nodes of the exact search (deterministic).
-    :param workers: NRPA processes.
+    :param workers: processes: NRPA's, and the exact search's when it is not node-limited
+        (`solver.search.parallel`).
     :param seed: base seed of the NRPA streams (worker ``w`` uses ``seed * 1000 + w``).
     :param heuristic_share: share of the budget for NRPA; the rest goes to the exact search.
     :param exact: run the exact search after NRPA.
@@ -284,19 +289,22 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
 
 def _exact(root: GameState, game: HeritageGame, line: Sequence[int], value: float | None,
            nodes: int | None, seconds: float | None, interrupt: Interrupt,
-           tt_memory_mb: float | None = DEFAULT_MEMORY_MB) -> SearchResult:
+           tt_memory_mb: float | None = DEFAULT_MEMORY_MB, workers: int = 1) -> SearchResult:
     """Exact branch and bound from `root` with the incumbent; Ctrl-C (`interrupt`) stops it
-    like a budget, with the best line it found (FEASIBLE) or none (UNKNOWN)."""
+    like a budget, with the best line it found (FEASIBLE) or none (UNKNOWN). In `workers`
+    processes unless node-limited (`solver.search.parallel`: a node-limited solve stays
+    deterministic)."""
     game.bound.start_search(value)
     scfg = SearchConfig(max_nodes=nodes, max_seconds=seconds, should_stop=interrupt.is_set,
                         tt_memory_mb=tt_memory_mb)
-    return search(root, scfg, order=game.order(root, line), incumbent=value, game=game)
+    return parallel_search(root, scfg, order=game.order(root, line), incumbent=value, game=game,
+                           workers=workers)
 
 
 def _polish(root: GameState, game: HeritageGame, line: list[int], value: float,
             nodes: int | None, seconds: float | None, interrupt: Interrupt, progress: Progress,
             on_progress: Callable[[Progress], None] | None,
-            tt_memory_mb: float | None) -> PolishResult:
+            tt_memory_mb: float | None, workers: int = 1) -> PolishResult:
     """`solver.polish.polish` of the incumbent with the solve's bound, its progress shown as
     the phase ``polish turn T``; stopped by Ctrl-C like the other phases."""
     base = progress.nodes
@@ -312,7 +320,7 @@ def _polish(root: GameState, game: HeritageGame, line: list[int], value: float,
         if on_progress is not None:
             on_progress(progress)
 
-    pcfg = PolishConfig(nodes=nodes, seconds=seconds, tt_memory_mb=tt_memory_mb)
+    pcfg = PolishConfig(nodes=nodes, seconds=seconds, tt_memory_mb=tt_memory_mb, workers=workers)
     res = polish(root, game, line, value, pcfg, should_stop=interrupt.is_set, on_turn=on_turn,
                  on_improve=on_improve)
     progress.nodes = base + res.nodes
@@ -379,7 +387,7 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
     root_seconds = None if cfg.time_limit is None else cfg.time_limit * cfg.root_bound_share
     game = HeritageGame(make_bound(cfg.bound, interrupt, deadline, root_seconds))
     progress = Progress()
-    progress.bound = game.upper_bound(root)
+    progress.bound = as_bound(simple_upper_bound(root, game.bound.pool.facts(root)))
     if on_progress is not None:
         on_progress(progress)
     total_nodes = None if cfg.time_limit is not None else cfg.node_limit
@@ -423,7 +431,7 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
             and decline_phases_left(root) <= cfg.exact_first_phases:
         progress.phase = "exact"
         n, t = remaining(cfg.exact_first_share)
-        res = _exact(root, game, line, value, n, t, interrupt, cfg.tt_memory_mb)
+        res = _exact(root, game, line, value, n, t, interrupt, cfg.tt_memory_mb, cfg.workers)
         interrupted = interrupt.is_set()
         used += res.nodes
         if res.status == Status.OPTIMAL and res.value is not None:
@@ -459,7 +467,7 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
         n = None if n is None or pol_n is None else min(n - 1, pol_n)  # 1 left: the root's
         t = None if t is None or pol_t is None else min(t, pol_t)
         pres = _polish(root, game, line, value, n, t, interrupt, progress, on_progress,
-                       cfg.tt_memory_mb)
+                       cfg.tt_memory_mb, cfg.workers)
         interrupted = interrupt.is_set()
         used += pres.nodes
         line, value, proven_from = pres.line, pres.value, pres.proven_from_turn
@@ -468,7 +476,7 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
         if on_progress is not None:
             on_progress(progress)
         n, t = remaining(1.0)
-        res = _exact(root, game, line, value, n, t, interrupt, cfg.tt_memory_mb)
+        res = _exact(root, game, line, value, n, t, interrupt, cfg.tt_memory_mb, cfg.workers)
         interrupted = interrupt.is_set()
         used += res.nodes
         if res.status == Status.OPTIMAL and res.value is not None:

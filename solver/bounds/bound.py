@@ -7,11 +7,13 @@ prove a deal infeasible, and a plan for move ordering. `make_bound` builds one b
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Sequence
 from typing import Final, Protocol
 
 from solver.bounds.cpsat.bound import BoundResult, CpsatBound
 from solver.bounds.simple import PoolFactsCache, as_bound, simple_upper_bound
+from solver.bounds.simplegate import CLOSED, SimpleGate, SimpleGatePolicy
 from solver.engine.state import GameState
 from solver.search.interrupt import Interrupt
 
@@ -53,17 +55,25 @@ class SimpleBound:
 
     name = "simple"
 
-    def __init__(self) -> None:
+    def __init__(self, gate: SimpleGatePolicy | None = None) -> None:
         self.pool = PoolFactsCache()
+        self.gate = SimpleGate(gate)
 
     def upper_bound(self, st: GameState) -> float:
-        return as_bound(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
+        """The simple bound, or ``inf`` where it does not pay (`solver.bounds.simplegate`)."""
+        count = self.gate.ask(st)
+        if count == CLOSED:
+            return math.inf
+        value = as_bound(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
+        self.gate.asked(count, value)
+        return value
 
     def root(self, st: GameState) -> BoundResult:
-        return BoundResult(self.upper_bound(st), False, source="simple")
+        return BoundResult(as_bound(simple_upper_bound(st, self.pool.facts(st), self.pool.memo)),
+                           False, source="simple")
 
     def start_search(self, incumbent: float | None) -> None:
-        return None
+        self.gate.start_search(incumbent)
 
     def plan_order(self, st: GameState, actions: Sequence[int]) -> Sequence[int]:
         return actions

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Generic, TypeAlias, TypeVar
 
@@ -66,6 +66,11 @@ class SearchConfig(Frozen):
     :param max_seconds: stop after this much wall-clock time (not deterministic; checked every
         1024 nodes).
     :param should_stop: polled every 1024 nodes; True stops the search (e.g. Ctrl-C).
+    :param shared_best: polled every 1024 nodes: a value some line elsewhere is known to reach
+        (another process of `solver.search.parallel`); the search then prunes against it as
+        against its incumbent (a subtree whose bound does not exceed a known value cannot hold
+        a better line, wherever that value was found).
+    :param on_improve: called with the value of each solution better than the incumbent.
     :raises ValueError: when a limit is not positive.
     """
 
@@ -75,6 +80,8 @@ class SearchConfig(Frozen):
     tt_memory_mb: float | None = None
     max_seconds: float | None = None
     should_stop: Callable[[], bool] | None = None
+    shared_best: Callable[[], float] | None = None
+    on_improve: Callable[[float], None] | None = None
 
     def __post_init__(self) -> None:
         if self.max_nodes is not None and self.max_nodes < 1:
@@ -119,7 +126,8 @@ class _Search(Generic[S]):
         memory = None if config.tt_memory_mb is None else int(config.tt_memory_mb * MB)
         self.table = TranspositionTable(config.tt_capacity, memory) if config.transpositions else None
         self.found = False
-        self.best_value = NEG_INF
+        self.best_value = NEG_INF  # what a line must beat: the incumbent, or a value known elsewhere
+        self.found_value = NEG_INF  # the value of `best_line`, the best solution this run found
         self.best_line: list[int] = []
         self.path: list[int] = []
         self.nodes = 0
@@ -128,6 +136,8 @@ class _Search(Generic[S]):
 
     def _out_of_time(self) -> bool:
         cfg = self.config
+        if cfg.shared_best is not None:
+            self.best_value = max(self.best_value, cfg.shared_best())
         if cfg.max_seconds is not None and time.monotonic() - self.start >= cfg.max_seconds:
             return True
         return cfg.should_stop is not None and cfg.should_stop()
@@ -136,8 +146,10 @@ class _Search(Generic[S]):
         """Make the solution `path + tail` of `value` the incumbent if it is strictly better."""
         if value > self.best_value:
             self.found = True
-            self.best_value = value
+            self.best_value = self.found_value = value
             self.best_line = [*self.path, *tail]
+            if self.config.on_improve is not None:
+                self.config.on_improve(value)
 
     def visit(self, state: S) -> TTEntry:
         """Search the subtree of `state` (never changed) and report its best feasible value."""
@@ -250,25 +262,47 @@ def search(
     :param game: the bound and key hooks (default `PlainGame`: no bound, `state.key()`).
     :returns: the status, the best value and line, and the node count.
     """
+    return next(iter(search_each((root,), config, order, incumbent, game)))
+
+
+def search_each(
+    roots: Iterable[S],
+    config: SearchConfig | None = None,
+    order: MoveOrder[S] | None = None,
+    incumbent: float | None = None,
+    game: Game[S] | None = None,
+) -> Iterator[SearchResult]:
+    """`search` from each of `roots` in turn, as one run: one transposition table (what was
+    learned about a position holds whichever root reached it), one node count and limit, and
+    the incumbent carried from one root to the next (each root's search looks only for lines
+    better than every line found before). Yields one result per root: its status (complete or
+    not), the best line found below it (from it), and the nodes its search visited; once a
+    limit stops the run, the result of the root it stopped in is the last. `roots` may be a
+    lazy iterable (e.g. the items a process of `solver.search.parallel` takes in turn)."""
     run = _Search(config or SearchConfig(), order, game if game is not None else PlainGame())
     if incumbent is not None:
         run.best_value = incumbent
-    try:
-        run.visit(root)
-        complete = True
-    except _NodeLimitReachedError:
-        complete = False
-    if complete:
-        status = Status.OPTIMAL if run.found else Status.INFEASIBLE
-    else:
-        status = Status.FEASIBLE if run.found else Status.UNKNOWN
-    return SearchResult(
-        status=status,
-        value=run.best_value if run.found else None,
-        line=list(run.best_line),
-        nodes=run.nodes,
-        tt_hits=run.tt_hits,
-    )
+    for root in roots:
+        run.found, run.found_value, run.best_line, run.path = False, NEG_INF, [], []
+        before, hits = run.nodes, run.tt_hits
+        try:
+            run.visit(root)
+            complete = True
+        except _NodeLimitReachedError:
+            complete = False
+        if complete:
+            status = Status.OPTIMAL if run.found else Status.INFEASIBLE
+        else:
+            status = Status.FEASIBLE if run.found else Status.UNKNOWN
+        yield SearchResult(
+            status=status,
+            value=run.found_value if run.found else None,
+            line=list(run.best_line),
+            nodes=run.nodes - before,
+            tt_hits=run.tt_hits - hits,
+        )
+        if not complete:
+            return
 
 
 def replay(root: S, line: Sequence[int]) -> S:

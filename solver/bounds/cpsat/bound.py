@@ -31,8 +31,9 @@ from dataclasses import dataclass, field
 
 from solver.bounds.cpsat.relaxation import PlanStep, RelaxConfig, relax
 from solver.bounds.cpsat.resources import UnsupportedCardError
-from solver.bounds.cpsat.schedule import build_schedule, phase_of
+from solver.bounds.cpsat.schedule import Phase, build_schedule, phase_of
 from solver.bounds.simple import PoolFacts, PoolFactsCache, as_bound, simple_upper_bound
+from solver.bounds.simplegate import CLOSED, SimpleGate, SimpleGatePolicy
 from solver.engine import actions as A
 from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN
 from solver.engine.state import GameState
@@ -150,7 +151,8 @@ class CpsatBound:
 
     def __init__(self, policy: BoundPolicy | None = None, cache_size: int = CACHE_SIZE,
                  stop: Interrupt | None = None, deadline: float | None = None,
-                 root_seconds: float | None = None) -> None:
+                 root_seconds: float | None = None,
+                 simple_gate: SimpleGatePolicy | None = None) -> None:
         self.policy = policy or BoundPolicy()
         # A solve's limits: Ctrl-C, the end of its time limit (`time.monotonic()`), the most
         # wall-clock seconds of the root call. None: the deterministic budgets alone.
@@ -169,6 +171,9 @@ class CpsatBound:
         self.plan: tuple[PlanStep, ...] = ()
         self.techs: tuple[int, ...] = ()
         self.pool = PoolFactsCache()
+        self.simple_gate = SimpleGate(simple_gate)
+        # turns left by what decides them (`_kind`)
+        self.slots: dict[tuple[bool, bool, bool, int, int, int, bool], int] = {}
         self.key: Callable[[GameState], Hashable] = GameState.key
 
     def keyed_by(self, key: Callable[[GameState], Hashable]) -> None:
@@ -182,6 +187,7 @@ class CpsatBound:
         self.threshold = -math.inf if incumbent is None else incumbent
         self.spent_time = 0.0
         self.spent_calls = 0
+        self.simple_gate.start_search(incumbent)
 
     def root(self, st: GameState) -> BoundResult:
         """The bound of the position a solve starts from, with the root budget (and at most
@@ -190,30 +196,29 @@ class CpsatBound:
 
     def upper_bound(self, st: GameState) -> float:
         """The bound branch and bound uses at a node: CP-SAT at every phase boundary near the
-        end (`BoundPolicy.horizon`), else the simple bound; never above the simple bound."""
+        end (`BoundPolicy.horizon`; never above the simple bound), else the simple bound where
+        it pays (`solver.bounds.simplegate`; ``inf`` where it does not)."""
         pol = self.policy
         if st.over:
             return self.relaxed(st, pol.node).bound
+        phase = phase_of(st)
+        kind = self._kind(st, phase) if phase is not None else None
+        if kind is None or self._shut(kind):
+            # no CP-SAT call here: the simple bound where it pays (`solver.bounds.simplegate`)
+            count = self.simple_gate.ask(st)
+            if count == CLOSED:
+                return math.inf
+            value = as_bound(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
+            self.simple_gate.asked(count, value)
+            return value
         simple = as_bound(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
         if simple <= self.threshold:
-            return simple
-        phase = phase_of(st)
-        if phase is None:
-            return simple
-        slots = len(build_schedule(st, phase, True).slots)
-        if slots > pol.horizon:
             return simple
         key = (self.key(st), pol.node)
         hit = self.cache.get(key)
         if hit is not None:  # a cached answer costs nothing
             return min(simple, hit.bound)
-        if self.spent_time >= pol.budget or (
-                pol.calls is not None and self.spent_calls >= pol.calls):
-            return simple
-        kind = (slots, phase.actions, int(phase.timeline), int(phase.declining))
         seen = self.gate.setdefault(kind, [0.0, 0.0, 0.0, 0.0])
-        if seen[0] >= pol.gate_calls and seen[1] < pol.gate_rate * seen[0]:
-            return simple
         if seen[0] >= pol.gap_calls and simple - self.threshold > pol.gap_slack * seen[2]:
             return simple
         closed = self.closed.setdefault(kind, [])
@@ -221,8 +226,6 @@ class CpsatBound:
                 len(closed) - bisect_left(closed, simple - self.threshold)
                 < pol.prune_chance * len(closed)):
             return simple  # CP-SAT rarely closed a gap this wide at this kind of boundary
-        if seen[0] >= pol.dear_calls and seen[3] > pol.dear_time * seen[0]:
-            return simple
         r = self.relaxed(st, pol.node)
         spent = r.stats.get("deterministic_time", 0.0)
         self.spent_time += spent
@@ -235,6 +238,36 @@ class CpsatBound:
             seen[2] = max(seen[2], simple - bound)
         insort(closed, simple - bound if bound > -math.inf else math.inf)
         return bound
+
+    def _kind(self, st: GameState, phase: Phase) -> tuple[int, int, int, int] | None:
+        """The kind of phase boundary `st` is (`BoundPolicy.gate_calls`: turns left, actions
+        left, Timeline phase to come, declining), or None beyond the horizon. The count of turns
+        left is kept by what decides it (`build_schedule`: the time card, the turn, the
+        phase, Potala Palace)."""
+        at = (phase.setup, phase.decline, phase.declining,
+              st.setup.time_space if phase.setup else st.time_space, st.time_visits, st.turn,
+              st.potala)
+        slots = self.slots.get(at)
+        if slots is None:
+            slots = self.slots[at] = len(build_schedule(st, phase, True).slots)
+        if slots > self.policy.horizon:
+            return None
+        return (slots, phase.actions, int(phase.timeline), int(phase.declining))
+
+    def _shut(self, kind: tuple[int, int, int, int]) -> bool:
+        """CP-SAT is not asked at this kind of boundary whatever the simple bound says: the
+        search's budget is spent, or the gate of `BoundPolicy` closed (it rarely pruned here,
+        or its calls cost too much)."""
+        pol = self.policy
+        if self.spent_time >= pol.budget or (
+                pol.calls is not None and self.spent_calls >= pol.calls):
+            return True
+        seen = self.gate.get(kind)
+        if seen is None:
+            return False
+        if seen[0] >= pol.gate_calls and seen[1] < pol.gate_rate * seen[0]:
+            return True
+        return seen[0] >= pol.dear_calls and seen[3] > pol.dear_time * seen[0]
 
     def relaxed(self, st: GameState, config: RelaxConfig | None = None,
                 max_seconds: float | None = None) -> BoundResult:

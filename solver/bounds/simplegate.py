@@ -1,0 +1,84 @@
+"""Where to ask the simple bound: everywhere after the last decline, before it only while it
+prunes.
+
+With a decline phase still to come the simple bound (`solver.bounds.simple`) is loose: the
+monuments that may still reach the Past, the Learns and Creates every card out of play could
+grant, the lost knowledge still to come and to go all count at their best. Measured (session 14,
+compiled build, the turn-15 search of t5-h2 with the optimum as incumbent): at the start of
+turn 15's Timeline phase it stood 58-149 VP above the line's 69 on every one of 37,583
+positions, so it pruned nothing there, and its 81,826 calls before the last decline took 39% of
+the search's time. After the last decline it is within a few VP and prunes most positions.
+
+So a search asks it, at positions with a decline phase still to come (`decline_phases_left`,
+counted apart for each number left), only while it pays: after `SimpleGatePolicy.calls` calls
+there, only while at least `SimpleGatePolicy.rate` of them gave a bound at or below the
+incumbent the search started with (a prune); otherwise the answer is ``inf`` ("no bound": always
+admissible; the search then expands the position, as it would have). One call in
+`SimpleGatePolicy.probe` still asks, so the counts follow the search. Counts, not time: a
+node-limited search stays reproducible. The counts are kept for the whole solve (its exact
+searches ask about the same game), the incumbent is each search's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Final
+
+from solver.bounds.simple import decline_phases_left
+from solver.engine.state import GameState
+
+#: `SimpleGate.ask`: do not ask (the bound is ``inf``); ask, nothing to count.
+CLOSED: Final = -1
+ALWAYS: Final = 0
+
+
+@dataclass(frozen=True)
+class SimpleGatePolicy:
+    """When the simple bound is asked before the last decline (see the module).
+
+    :param calls: calls at one number of decline phases left before the gate may close.
+    :param rate: the least share of those calls that pruned for the gate to stay open.
+    :param probe: with the gate closed, one call in this many still asks (and counts).
+    """
+
+    calls: int = 256
+    rate: float = 0.02
+    probe: int = 32
+
+
+class SimpleGate:
+    """The gate of one solve (see the module): its counts and the current search's incumbent."""
+
+    def __init__(self, policy: SimpleGatePolicy | None = None) -> None:
+        self.policy = policy or SimpleGatePolicy()
+        self.threshold = -math.inf
+        # decline phases left: [calls, prunes, calls skipped]
+        self.seen: dict[int, list[int]] = {}
+
+    def start_search(self, incumbent: float | None) -> None:
+        """A search starts: prunes are counted against `incumbent` (None: nothing prunes)."""
+        self.threshold = -math.inf if incumbent is None else incumbent
+
+    def ask(self, st: GameState) -> int:
+        """Whether to ask the simple bound at `st`: ``CLOSED`` (no: answer ``inf``), else the
+        count to hand `asked` with the value (``ALWAYS`` after the last decline)."""
+        phases = decline_phases_left(st)
+        if phases == 0:
+            return ALWAYS
+        seen = self.seen.get(phases)
+        if seen is None:
+            seen = self.seen[phases] = [0, 0, 0]
+        pol = self.policy
+        if seen[0] >= pol.calls and seen[1] < pol.rate * seen[0]:
+            seen[2] += 1
+            if seen[2] % pol.probe:
+                return CLOSED
+        return phases
+
+    def asked(self, count: int, value: float) -> None:
+        """Count the simple bound's `value` where `ask` said `count`."""
+        if count > 0:
+            seen = self.seen[count]
+            seen[0] += 1
+            seen[1] += value <= self.threshold

@@ -1,0 +1,132 @@
+"""The exact search over several processes (`solver.search.parallel`) and the one-run search of
+several roots it rests on (`search_each`): the same optimum as the search in one process, on the
+toy knapsack of `tests.test_exhaustive` and on the suite's small end-game positions."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+
+from benchmarks.suite import load_suite
+from solver.game import HeritageGame
+from solver.search.exhaustive import SearchConfig, replay, search, search_each
+from solver.search.parallel import frontier, parallel_search
+from solver.search.protocol import SelfBoundedGame
+from solver.search.status import Status
+from tests.test_exhaustive import FIXED, LEAVE, TAKE, Knapsack, brute_force, knapsacks
+
+GAME: SelfBoundedGame[Knapsack] = SelfBoundedGame()
+
+
+def test_two_processes_find_the_optimum_and_its_line_replays() -> None:
+    result = parallel_search(FIXED, game=GAME, workers=2)
+    assert result.status is Status.OPTIMAL
+    assert result.value == brute_force(FIXED) == 15.0
+    end = replay(FIXED, result.line)
+    assert end.is_terminal() and end.feasible() and end.value() == result.value
+
+
+@settings(max_examples=25, deadline=None)
+@given(puzzle=knapsacks)
+def test_two_processes_match_brute_force(puzzle: Knapsack) -> None:
+    result = parallel_search(puzzle, game=GAME, workers=2)
+    expected = brute_force(puzzle)
+    if expected is None:
+        assert result.status is Status.INFEASIBLE and result.value is None
+    else:
+        assert result.status is Status.OPTIMAL and result.value == expected
+        assert replay(puzzle, result.line).value() == expected
+
+
+def test_an_incumbent_no_line_beats_is_proven() -> None:
+    """A complete search that finds nothing better than the incumbent says so (INFEASIBLE in
+    the sense "nothing better", as `search` does)."""
+    result = parallel_search(FIXED, incumbent=15.0, game=GAME, workers=2)
+    assert result.status is Status.INFEASIBLE and result.value is None
+    better = parallel_search(FIXED, incumbent=14.0, game=GAME, workers=2)
+    assert better.status is Status.OPTIMAL and better.value == 15.0
+
+
+def test_a_node_limit_keeps_the_search_in_one_process() -> None:
+    """Node-limited: exactly the one-process search (same nodes, same answer), so a
+    node-limited solve gives the same result every time."""
+    for limit in (7, 40, 1000):
+        one = search(FIXED, SearchConfig(max_nodes=limit), game=GAME)
+        two = parallel_search(FIXED, SearchConfig(max_nodes=limit), game=GAME, workers=2)
+        assert (two.status, two.value, two.line, two.nodes) == (one.status, one.value, one.line,
+                                                                one.nodes)
+
+
+def test_the_frontier_cuts_every_line_once() -> None:
+    """Every line from the root passes through exactly one frontier position, in move order."""
+    puzzle = Knapsack(weights=[1, 2, 3, 4], values=[1, 2, 3, 4], capacity=5)
+    front = frontier(puzzle, None, 5)
+    assert len(front.paths) >= 5
+    assert front.paths == sorted(front.paths)  # LEAVE (0) before TAKE (1): move order
+    for line in itertools.product((LEAVE, TAKE), repeat=4):
+        hits = [p for p in front.paths if tuple(line[:len(p)]) == p]
+        assert len(hits) == 1, line
+    for path, state in zip(front.paths, front.states, strict=True):
+        assert state.key() == replay(puzzle, path).key()
+
+
+def test_the_frontier_drops_what_cannot_beat_the_incumbent() -> None:
+    puzzle = Knapsack(weights=[1, 1, 1], values=[5, 1, 1], capacity=3)
+    front = frontier(puzzle, None, 8, GAME, incumbent=6.0)
+    # leaving item 0 caps the value at 2, so no position under LEAVE is kept
+    assert front.paths and all(p[0] == TAKE for p in front.paths)
+    assert not frontier(puzzle, None, 8, GAME, incumbent=7.0).paths
+
+
+def test_one_run_over_several_roots_carries_the_incumbent() -> None:
+    """`search_each`: one result per root (positions of one game: the table is shared); a
+    root searched later looks only for lines better than those found before (its own result
+    holds only what it found)."""
+    puzzle = Knapsack(weights=[1, 1], values=[3, 4], capacity=1)
+    low, high = replay(puzzle, [TAKE]), replay(puzzle, [LEAVE])
+    results = list(search_each((low, high, low), game=GAME))
+    assert [r.status for r in results] == [Status.OPTIMAL, Status.OPTIMAL, Status.INFEASIBLE]
+    assert [r.value for r in results] == [3.0, 4.0, None]
+    assert results[1].line == [TAKE]
+
+
+def test_a_value_known_elsewhere_prunes() -> None:
+    """`SearchConfig.shared_best`: a value found by another process prunes like an incumbent."""
+    puzzle = Knapsack(weights=[1] * 16, values=[1] * 16, capacity=7)  # a loose bound: 101,341 nodes
+    alone = search(puzzle, SearchConfig(transpositions=False), game=GAME)
+    told = search(puzzle, SearchConfig(transpositions=False, shared_best=lambda: 99.0), game=GAME)
+    assert alone.value == 7.0 and alone.nodes > 100_000
+    assert told.nodes <= 2_048  # asked every 1,024 nodes: nothing is searched after the first
+    assert (told.value or 0.0) <= 7.0
+    seen: list[float] = []
+    search(FIXED, SearchConfig(on_improve=seen.append), game=GAME)
+    assert seen and seen == sorted(seen) and seen[-1] == 15.0
+
+
+SMALL_PROOF = 4_000
+
+
+def test_suite_positions_same_optimum_in_two_processes() -> None:
+    """The suite's small end-game positions (optima proven before): the same optimum from two
+    processes as from one."""
+    checked = 0
+    for p in load_suite().positions:
+        if (p.proof_nodes or 0) > SMALL_PROOF:
+            continue
+        root = p.root()
+        game = HeritageGame()
+        res = parallel_search(root, order=game.order(root, []), game=game, workers=2)
+        assert res.status is Status.OPTIMAL and res.value == p.optimum, p.id
+        end = replay(root, res.line)
+        assert end.is_terminal() and end.feasible() and end.value() == p.optimum
+        checked += 1
+    assert checked >= 2
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_one_process_is_the_search_itself(workers: int) -> None:
+    one = search(FIXED, game=GAME)
+    same = parallel_search(FIXED, game=GAME, workers=workers)
+    assert (same.value, same.line, same.nodes) == (one.value, one.line, one.nodes)
