@@ -107,7 +107,8 @@ def add_budget_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS",
                         help="seconds per deal (default 60)")
     parser.add_argument("--workers", type=int, default=2, metavar="W",
-                        help="NRPA processes of each solve (default 2)")
+                        help="processes of each solve: NRPA's, and the exact searches' "
+                             "(default 2)")
     parser.add_argument("--bound", choices=BOUND_NAMES, default="simple",
                         help="bound of the exact search, as heritage solve --bound")
     parser.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")

@@ -130,3 +130,13 @@ def test_one_process_is_the_search_itself(workers: int) -> None:
     one = search(FIXED, game=GAME)
     same = parallel_search(FIXED, game=GAME, workers=workers)
     assert (same.value, same.line, same.nodes) == (one.value, one.line, one.nodes)
+
+
+def test_a_stop_asked_in_the_parent_stops_every_process() -> None:
+    """`SearchConfig.should_stop` (Ctrl-C in a solve) is the parent's: it stops the processes,
+    and what they searched is reported as not proven."""
+    puzzle = Knapsack(weights=[1] * 16, values=[1] * 16, capacity=7)  # 101,341 nodes in one
+    res = parallel_search(puzzle, SearchConfig(transpositions=False, should_stop=lambda: True),
+                          game=GAME, workers=2)
+    assert res.status in (Status.FEASIBLE, Status.UNKNOWN)
+    assert res.nodes < 50_000
