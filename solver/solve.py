@@ -45,7 +45,7 @@ from solver.polish import PolishConfig, PolishResult, polish
 from solver.search.exhaustive import SearchConfig, SearchResult
 from solver.search.interrupt import Interrupt
 from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
-from solver.search.parallel import parallel_search
+from solver.search.parallel import parallel_search, shut_down
 from solver.search.status import Status
 from solver.search.tt import DEFAULT_MEMORY_MB
 
@@ -272,11 +272,7 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
                 if msg[0] == "done":
                     results[msg[1]] = msg[2]
     finally:
-        stop.set()
-        for p in procs:
-            p.join(timeout=1.0)
-            if p.is_alive():
-                p.terminate()
+        shut_down(stop, procs)
     ordered = [results[w] for w in sorted(results)] or [Incumbent()]
     best = ordered[0]
     for inc in ordered[1:]:

@@ -7,13 +7,12 @@ prove a deal infeasible, and a plan for move ordering. `make_bound` builds one b
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Hashable, Sequence
 from typing import Final, Protocol
 
 from solver.bounds.cpsat.bound import BoundResult, CpsatBound
 from solver.bounds.simple import PoolFactsCache, as_bound, simple_upper_bound
-from solver.bounds.simplegate import CLOSED, SimpleGate, SimpleGatePolicy
+from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
 from solver.engine.state import GameState
 from solver.search.interrupt import Interrupt
 
@@ -61,12 +60,7 @@ class SimpleBound:
 
     def upper_bound(self, st: GameState) -> float:
         """The simple bound, or ``inf`` where it does not pay (`solver.bounds.simplegate`)."""
-        count = self.gate.ask(st)
-        if count == CLOSED:
-            return math.inf
-        value = as_bound(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
-        self.gate.asked(count, value)
-        return value
+        return self.gate.bound(st, self.pool)
 
     def root(self, st: GameState) -> BoundResult:
         return BoundResult(as_bound(simple_upper_bound(st, self.pool.facts(st), self.pool.memo)),

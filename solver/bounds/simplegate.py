@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from solver.bounds.simple import decline_phases_left
+from solver.bounds.simple import PoolFactsCache, as_bound, decline_phases_left, simple_upper_bound
 from solver.engine.state import GameState
 
 #: `SimpleGate.ask`: do not ask (the bound is ``inf``); ask, nothing to count.
@@ -82,3 +82,13 @@ class SimpleGate:
             seen = self.seen[count]
             seen[0] += 1
             seen[1] += value <= self.threshold
+
+    def bound(self, st: GameState, pool: PoolFactsCache) -> float:
+        """The simple bound of `st` (with `pool`'s facts and memo) where the gate is open,
+        else ``inf``."""
+        count = self.ask(st)
+        if count == CLOSED:
+            return math.inf
+        value = as_bound(simple_upper_bound(st, pool.facts(st), pool.memo))
+        self.asked(count, value)
+        return value

@@ -40,7 +40,7 @@ from typing import Final, Generic, TypeAlias, TypeVar
 
 from solver.frozen import Frozen
 from solver.search.protocol import Game, PlainGame, PuzzleState
-from solver.search.status import Status
+from solver.search.status import Status, search_status
 from solver.search.tt import MB, TranspositionTable, TTEntry
 
 S = TypeVar("S", bound=PuzzleState)
@@ -290,12 +290,8 @@ def search_each(
             complete = True
         except _NodeLimitReachedError:
             complete = False
-        if complete:
-            status = Status.OPTIMAL if run.found else Status.INFEASIBLE
-        else:
-            status = Status.FEASIBLE if run.found else Status.UNKNOWN
         yield SearchResult(
-            status=status,
+            status=search_status(complete, run.found),
             value=run.found_value if run.found else None,
             line=list(run.best_line),
             nodes=run.nodes - before,

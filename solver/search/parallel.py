@@ -31,7 +31,7 @@ from typing import Any, Final, Generic, TypeVar
 
 from solver.search.exhaustive import MoveOrder, SearchConfig, SearchResult, search, search_each
 from solver.search.protocol import Game, PuzzleState
-from solver.search.status import Status
+from solver.search.status import Status, search_status
 
 S = TypeVar("S", bound=PuzzleState)
 
@@ -134,12 +134,17 @@ def parallel_search(
             else:
                 done += 1
     finally:
-        stop.set()
-        for p in procs:
-            p.join(timeout=1.0)
-            if p.is_alive():
-                p.terminate()
+        shut_down(stop, procs)
     return _merge(front, results, incumbent)
+
+
+def shut_down(stop: Any, procs: list[Any]) -> None:
+    """Set `stop` and wait for `procs` (a second each, then terminated)."""
+    stop.set()
+    for p in procs:
+        p.join(timeout=1.0)
+        if p.is_alive():
+            p.terminate()
 
 
 def _items(front: Frontier[S], taken: Any, order: list[int]) -> Iterator[S]:
@@ -190,8 +195,5 @@ def _merge(front: Frontier[S], results: dict[int, SearchResult],
             value, line = r.value, [*front.paths[i], *r.line]
     nodes = front.nodes + sum(r.nodes for r in results.values())
     hits = sum(r.tt_hits for r in results.values())
-    if complete:
-        status = Status.OPTIMAL if value is not None else Status.INFEASIBLE
-    else:
-        status = Status.FEASIBLE if value is not None else Status.UNKNOWN
-    return SearchResult(status=status, value=value, line=line, nodes=nodes, tt_hits=hits)
+    return SearchResult(status=search_status(complete, value is not None), value=value,
+                        line=line, nodes=nodes, tt_hits=hits)

@@ -51,3 +51,17 @@ def exit_code(status: Status) -> int:
     1
     """
     return _EXIT_CODES[status]
+
+
+def search_status(complete: bool, found: bool) -> Status:
+    """The status of a branch and bound that stopped (`complete`: searched through) having
+    `found` a line better than its incumbent or not: a complete search that found none proves
+    that nothing beats the incumbent (``INFEASIBLE`` in that sense; the caller holding the
+    incumbent's line makes it ``OPTIMAL``).
+
+    >>> search_status(True, False)
+    <Status.INFEASIBLE: 'INFEASIBLE'>
+    """
+    if complete:
+        return Status.OPTIMAL if found else Status.INFEASIBLE
+    return Status.FEASIBLE if found else Status.UNKNOWN

@@ -33,7 +33,7 @@ from solver.bounds.cpsat.relaxation import PlanStep, RelaxConfig, relax
 from solver.bounds.cpsat.resources import UnsupportedCardError
 from solver.bounds.cpsat.schedule import Phase, build_schedule, phase_of
 from solver.bounds.simple import PoolFacts, PoolFactsCache, as_bound, simple_upper_bound
-from solver.bounds.simplegate import CLOSED, SimpleGate, SimpleGatePolicy
+from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
 from solver.engine import actions as A
 from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN
 from solver.engine.state import GameState
@@ -205,12 +205,7 @@ class CpsatBound:
         kind = self._kind(st, phase) if phase is not None else None
         if kind is None or self._shut(kind):
             # no CP-SAT call here: the simple bound where it pays (`solver.bounds.simplegate`)
-            count = self.simple_gate.ask(st)
-            if count == CLOSED:
-                return math.inf
-            value = as_bound(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
-            self.simple_gate.asked(count, value)
-            return value
+            return self.simple_gate.bound(st, self.pool)
         simple = as_bound(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
         if simple <= self.threshold:
             return simple
