@@ -140,3 +140,26 @@ def test_a_stop_asked_in_the_parent_stops_every_process() -> None:
                           game=GAME, workers=2)
     assert res.status in (Status.FEASIBLE, Status.UNKNOWN)
     assert res.nodes < 50_000
+
+
+class Broken(Knapsack):
+    """A knapsack whose sixth item (below the frontier of two processes) cannot be decided (as an engine error would stop a line)."""
+
+    def apply(self, action: int) -> None:
+        if self.step == 5:
+            raise NotImplementedError("item 5: not implemented")
+        super().apply(action)
+
+    def clone(self) -> Broken:
+        other = Broken(self.weights, self.values, self.capacity, self.exact_fill)
+        other.step, other.weight, other.total = self.step, self.weight, self.total
+        return other
+
+
+def test_an_error_in_a_process_is_raised_in_the_parent() -> None:
+    """An error inside a process (an effect not implemented) is not lost as an unfinished
+    subtree: the parent raises it, as the search in one process would."""
+    puzzle = Broken(weights=[1] * 7, values=[1] * 7, capacity=7)
+    assert len(frontier(puzzle, None, 32).paths) == 32  # cut above item 5: the processes meet it
+    with pytest.raises(NotImplementedError, match="item 5"):
+        parallel_search(puzzle, game=GAME, workers=2)

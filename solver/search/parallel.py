@@ -131,6 +131,8 @@ def parallel_search(
                 continue
             if msg[0] == "item":
                 results[msg[1]] = msg[2]
+            elif msg[0] == "error":
+                raise msg[1]  # e.g. a card effect not implemented: never a silent gap
             else:
                 done += 1
     finally:
@@ -174,9 +176,13 @@ def _worker(front: Frontier[S], cfg: SearchConfig, order: MoveOrder[S] | None,
 
     wcfg = replace(cfg, shared_best=lambda: float(best.value), on_improve=publish)
     indices: list[int] = []
-    for k, result in enumerate(search_each(_items(front, taken, indices), wcfg, order, incumbent,
-                                           game)):
-        out.put(("item", indices[k], result))
+    try:
+        for k, result in enumerate(search_each(_items(front, taken, indices), wcfg, order,
+                                               incumbent, game)):
+            out.put(("item", indices[k], result))
+    except Exception as error:  # the parent raises it, as the search in one process would
+        out.put(("error", error))
+        return
     out.put(("done",))
 
 
