@@ -11,6 +11,7 @@ from collections.abc import Hashable, Sequence
 from typing import Final
 
 from solver.bounds.bound import Bound, SimpleBound
+from solver.bounds.createsleft import CreatesLeft
 from solver.bounds.decktakes import DeckTakes
 from solver.engine.goal_check import goal_shortfall
 from solver.engine.state import GameState
@@ -40,7 +41,7 @@ class HeritageGame:
         # bound's pool facts and memo (both ask about the same positions)
         takes = DeckTakes(self.bound.pool)
         self.readers = TokenReadersCache(takes)
-        self.dominance = Dominance(takes)
+        self.dominance = Dominance(takes, CreatesLeft(self.bound.pool))
         self.bound.keyed_by(self.search_key)
         self.plan = plan
         #: `policy_choice` remembered: (kind, *options) -> (codes, factors)
@@ -52,8 +53,11 @@ class HeritageGame:
     def search_key(self, state: GameState) -> Hashable:
         """The engine's exact key less what nothing can read any more
         (`solver.guidance.endgame.search_key`: discard order; tokens after the last decline
-        once no card, goal or chest can read them): equal keys still mean equal futures."""
-        return search_key(state, self.readers.readers(state), self.readers.takes)
+        once no card, goal or chest can read them; which cards the hand, the deck and the
+        discard pile hold once they are alike, `solver.guidance.handcards`): equal keys still
+        mean equal futures."""
+        return search_key(state, self.readers.readers(state), self.readers.takes,
+                          self.dominance.alike(state))
 
     def policy_code(self, state: GameState, action: int) -> Hashable:
         return policy.code(state, action)

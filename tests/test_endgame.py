@@ -32,7 +32,9 @@ from solver.guidance.dominance import (
     prune,
 )
 from solver.guidance.endgame import (
+    KEY_DECK,
     KEY_DISCARD,
+    KEY_HAND,
     KEY_TOKENS,
     after_last_decline,
     token_readers,
@@ -189,6 +191,7 @@ def test_search_key_layout_matches_the_engine_key() -> None:
     st.discard = [idx(st, "C7"), idx(st, "C2")]
     key = st.key()
     assert key[KEY_DISCARD] == tuple(st.discard)
+    assert key[KEY_HAND] == tuple(st.hand) and key[KEY_DECK] == tuple(st.deck)
     assert key[KEY_TOKENS] == tuple(st.tokens[c] for s in st.spaces for c in s if c >= 0)
     game = HeritageGame()
     other = st.clone()

@@ -236,8 +236,10 @@ class ReachMemo:
         self.resolved: dict[int, tuple[Activator, ...]] = {}
         #: `solver.bounds.simple._learnable_later`'s technologies whose requirements may pass
         self.learnable: dict[tuple[object, ...], frozenset[int]] = {}
-        #: `solver.bounds.simple.taken_before_timeline`'s last answers, by `GameState.key()`
+        #: `solver.bounds.simple.taken_before_timeline`'s answers, by `GameState.key()`: the
+        #: newer generation and the older one
         self.taken: dict[tuple[object, ...], int] = {}
+        self.taken_old: dict[tuple[object, ...], int] = {}
 
     def gains(self, steps: tuple[Step, ...]) -> Gains:
         hit = self.steps.get(id(steps))
@@ -399,8 +401,8 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
         if resolved is None:
             resolved = memo.resolved[level] = tuple(_with_gated(a, lost_max) for a in acts)
         acts = resolved
-    past = st.past
-    techs = st.techs
+    past = set(st.past)  # sets: each activator asks
+    techs = set(st.techs)
     in_play = set(st.artifacts)
     for sp in st.spaces:
         in_play.update(sp)

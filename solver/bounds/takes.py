@@ -450,8 +450,8 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int]) -
     one kind, and `reach` counts it in both)."""
     if max(r.creates, r.art_creates, r.learns) >= UNBOUNDED:
         return UNBOUNDED
-    past = st.past
-    techs = st.techs
+    past = set(st.past)  # sets: each actor asks
+    techs = set(st.techs)
     in_play = set(st.artifacts)
     for sp in st.spaces:
         in_play.update(sp)

@@ -33,6 +33,17 @@ Rule 4 (dead knowledge removals, RULES.md section 5 Archive and removal effects)
   tokens are dead (`solver.guidance.endgame.tokens_dead`), the choice of the monument a token is
   removed from (and whether to stop an "up to" removal) changes only tokens: every option
   reaches the same futures, so only the first is searched.
+
+Rule 5 (cards from the hand alike, section 5 Create, Archive and costs). A payment, an Archive or
+  a discard picks cards of the hand one at a time in rising card order (`solver.engine.costs`,
+  `solver.engine.archive`): a set of cards is one sequence. Once the cards of the hand are told
+  apart by nothing but their number (`solver.guidance.handcards.hand_cards_alike`: no Create of a
+  card not yet picked can come, no effect that reads kinds can run), two sets of the same size
+  reach the same futures (the hand, the deck and the discard pile then differ only in which
+  cards they hold, not in how many). So only the sets of the smallest cards are searched: a card
+  is offered only while no smaller card stays in the hand (the other options, ``done`` or
+  ``no``, stay). The sequence of the ``k`` smallest cards picks, each time, the smallest card
+  left, so every size of set is still searched.
 """
 
 from __future__ import annotations
@@ -43,7 +54,15 @@ from typing import Final
 
 from solver.engine import actions as A
 from solver.engine.cards import Effect, all_steps
-from solver.engine.frames import D_DECLINE_ORDER, D_ORDER, D_REMOVE, D_TARGET
+from solver.engine.frames import (
+    D_ARCHIVE,
+    D_DECLINE_ORDER,
+    D_DISCARD_VAR,
+    D_ORDER,
+    D_PAY,
+    D_REMOVE,
+    D_TARGET,
+)
 from solver.engine.state import CHEST_BASE, GameState
 from solver.engine.targets import PAIR_FIRST, PAIR_SECOND, REMOVE_ONE
 from solver.guidance.endgame import (
@@ -54,6 +73,7 @@ from solver.guidance.endgame import (
     token_readers,
     tokens_dead,
 )
+from solver.guidance.handcards import CreatesLeft, KindReadersCache, hand_cards_alike
 
 HAND_COUNTERS: Final = frozenset({"hand", "hand.artifact"})
 HAND: Final = "hand"
@@ -70,6 +90,8 @@ LOST_REMOVAL: Final = 1
 INERT: Final = 2
 OTHER: Final = 3
 REMOVAL_PURPOSES: Final = frozenset({REMOVE_ONE, PAIR_FIRST, PAIR_SECOND})
+#: Decisions that pick cards of the hand one at a time in rising card order (Rule 5).
+HAND_PICKS: Final = frozenset({D_PAY, D_ARCHIVE, D_DISCARD_VAR})
 
 
 @dataclass(frozen=True)
@@ -211,14 +233,39 @@ def _commuting(st: GameState, queue: tuple[tuple[int, int], ...], actions: Seque
     return actions
 
 
-class Dominance:
-    """The dominance rules for one search, with the game's `TokenReaders` kept between calls."""
+def smallest_picks(st: GameState, actions: Sequence[int]) -> Sequence[int]:
+    """Rule 5 once the cards of the hand are alike: of the cards offered, only the smallest card
+    of the hand (if a smaller card was passed over, none: that set is searched elsewhere), and
+    every option that is not a card; never empty."""
+    smallest = min(st.hand) if st.hand else -1
+    kept = [a for a in actions if A.kind_of(a) != A.CARD or A.value_of(a) == smallest]
+    return kept if kept else actions[:1]
 
-    def __init__(self, takes: Takes | None = None) -> None:
+
+class Dominance:
+    """The dominance rules for one search, with the game's `TokenReaders` kept between calls.
+
+    :param takes: see `solver.guidance.endgame.tokens_dead`.
+    :param creates_left: whether a Create of a card not yet picked may still come
+        (`solver.bounds.createsleft.CreatesLeft`); None: Rule 5 is not applied."""
+
+    def __init__(self, takes: Takes | None = None, creates_left: CreatesLeft | None = None,
+                 ) -> None:
         self.readers = TokenReadersCache(takes)
+        self.kinds = KindReadersCache()
+        self.creates_left = creates_left
+
+    def alike(self, st: GameState) -> bool:
+        """Whether the cards of the hand, the deck and the discard pile are told apart by
+        nothing but their number from `st` on (`solver.guidance.handcards`); False without
+        `creates_left`."""
+        return self.creates_left is not None and hand_cards_alike(
+            st, self.kinds.readers(st), self.creates_left)
 
     def prune(self, st: GameState, actions: Sequence[int]) -> Sequence[int]:
-        """`prune` with this game's token readers."""
+        """`prune` with this game's token readers, and Rule 5."""
         if len(actions) < 2 or not st.stack:
             return actions
+        if st.stack[-1][0] in HAND_PICKS and self.alike(st):
+            return smallest_picks(st, actions)
         return prune(st, actions, self.readers.readers(st), self.readers.takes)

@@ -162,7 +162,7 @@ class TokenReadersCache:
         return self._readers
 
 
-def _mentioned(st: GameState, card: int) -> bool:
+def mentioned(st: GameState, card: int) -> bool:
     """Whether `card` appears in a pending frame (a queued effect, an effect resolving): an
     over-approximation (any equal number in a frame counts)."""
     for fr in st.stack:
@@ -202,9 +202,9 @@ def tokens_dead(st: GameState, readers: TokenReaders, takes: Takes | None = None
         for c in readers.timeline:
             if c in past:
                 continue
-            if queued and not _mentioned(st, c):
+            if queued and not mentioned(st, c):
                 continue
-            if last and not queued and not _mentioned(st, c) and not _in_reach(st, c):
+            if last and not queued and not mentioned(st, c) and not _in_reach(st, c):
                 if enters is None:
                     enters = _may_enter_play(st)
                 if not enters:
@@ -277,22 +277,31 @@ def _may_enter_play(st: GameState) -> bool:
     return data is not None and any(_enables(data.chests[k].steps) for k in st.chests_under)
 
 
-#: Where `GameState.key()` keeps the discard pile and the tokens (checked by the tests).
+#: Where `GameState.key()` keeps the hand, the deck, the discard pile and the tokens (checked by
+#: the tests).
+KEY_HAND: Final = 0
+KEY_DECK: Final = 1
 KEY_DISCARD: Final = 2
 KEY_TOKENS: Final = 4
 
 
 def search_key(st: GameState, readers: TokenReaders,
-               takes: Takes | None = None) -> tuple[object, ...]:
+               takes: Takes | None = None, alike: bool = False) -> tuple[object, ...]:
     """The transposition key of `st` for the exact search: `GameState.key()` less what nothing
     can read. Equal keys still mean equal futures:
 
     * the discard pile as a sorted tuple: the only reader of its order is the reshuffle, which
       sorts it first (RULES.md section 3.1, `GameState.reshuffle_builder`); everything else asks
       whether a card is in it;
-    * no tokens once they are dead (`tokens_dead`: after the last decline nothing reads them).
+    * no tokens once they are dead (`tokens_dead`: after the last decline nothing reads them);
+    * with `alike` (`solver.guidance.handcards.hand_cards_alike`: no card of the hand, the deck
+      or the discard pile can enter play any more and nothing reads their kinds), the number of
+      cards in each instead of the cards.
     """
     key = st.key()
     tokens = () if tokens_dead(st, readers, takes) else key[KEY_TOKENS]
-    return (*key[:KEY_DISCARD], tuple(sorted(st.discard)), key[KEY_DISCARD + 1],
-            tokens, *key[KEY_TOKENS + 1:])
+    if alike:
+        cards: tuple[object, ...] = (len(st.hand), len(st.deck), len(st.discard))
+    else:
+        cards = (key[KEY_HAND], key[KEY_DECK], tuple(sorted(st.discard)))
+    return (*cards, key[KEY_DISCARD + 1], tokens, *key[KEY_TOKENS + 1:])
