@@ -7,6 +7,7 @@ loses a line (RULES.md section 5)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -65,9 +66,9 @@ class WithoutRule5:
         return incumbent_order(root, line, dominance=self.dominance.prune)
 
 
-def optimum(st: GameState, game: object) -> tuple[float | None, int]:
-    res = search(st.clone(), SearchConfig(max_nodes=300_000), order=game.order(st, []),  # type: ignore[attr-defined]
-                 game=game)  # type: ignore[arg-type]
+def optimum(st: GameState, game: Any) -> tuple[float | None, int]:
+    """(optimum, nodes) of a complete search from `st` with `game`'s hooks and dominance."""
+    res = search(st.clone(), SearchConfig(max_nodes=300_000), order=game.order(st, []), game=game)
     assert res.status in (Status.OPTIMAL, Status.INFEASIBLE)
     return res.value, res.nodes
 
@@ -103,6 +104,16 @@ def test_a_kind_reader_in_play_keeps_every_card() -> None:
     assert not creates(plain) and not creates(moai)
     assert hand_cards_alike(plain, kind_readers(plain), creates)
     assert not hand_cards_alike(moai, kind_readers(moai), creates)
+
+
+def test_a_decline_reader_after_the_last_decline_keeps_the_cards_alike() -> None:
+    """Calakmul (P33) reads the deck's kinds in its decline effect; in the last turn no monument
+    declines (RULES.md section 4, D8), so in the Timeline it does not keep the cards apart."""
+    st = position(hand=["C3", "C4", "C5"], timeline={2: ["P33"]}, past=["C9"], time_space=1,
+                  time_visits=2, turn=16, deck_top=["C10"])
+    st.stack = [fr for fr in st.stack if fr[0] != D_ACTION]
+    assert idx(st, "P33") in st.in_play()
+    assert hand_cards_alike(st, kind_readers(st), CreatesLeft())
 
 
 def test_a_create_to_come_keeps_every_card() -> None:

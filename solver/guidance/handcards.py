@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from solver.engine.cards import Effect, all_steps
+from solver.engine.cards import Effect, Step, all_steps
 from solver.engine.goals import counters_of
 from solver.engine.state import GameState
 from solver.frozen import Frozen
@@ -40,9 +40,16 @@ from solver.guidance.endgame import after_last_decline, mentioned
 #: Whether a Create whose card is not yet picked may still come (`solver.bounds.createsleft`).
 CreatesLeft = Callable[[GameState], bool]
 
+
 def _kind_counter(counter: str | None) -> bool:
     """A counter of some of the cards in the hand (``hand.artifact``; ``hand`` counts them all)."""
     return counter is not None and counter.startswith("hand.")
+
+
+def _steps_read_kinds(steps: tuple[Step, ...]) -> bool:
+    """A step limited to a card type, counting some cards of the hand, or Calakmul's reveal."""
+    return any(s.card_type is not None or _kind_counter(s.per) or s.op == "reveal_until"
+               for s in all_steps(steps))
 
 
 def _reads_kinds(e: Effect) -> bool:
@@ -50,8 +57,7 @@ def _reads_kinds(e: Effect) -> bool:
         return True
     if e.score is not None and (_kind_counter(e.score.per) or _kind_counter(e.score.counter)):
         return True
-    return any(s.card_type is not None or _kind_counter(s.per) or s.op == "reveal_until"
-               for s in all_steps(e.steps))
+    return _steps_read_kinds(e.steps)
 
 
 @dataclass(frozen=True)
@@ -73,9 +79,7 @@ def kind_readers(st: GameState) -> KindReaders:
                   for e in cards[c].effects if _reads_kinds(e))
     data = st.setup.chest_data
     chests = data is not None and any(
-        any(_kind_counter(c) for c in counters_of(ch.goal)) or any(
-            s.card_type is not None or _kind_counter(s.per) or s.op == "reveal_until"
-            for s in all_steps(ch.steps))
+        any(_kind_counter(c) for c in counters_of(ch.goal)) or _steps_read_kinds(ch.steps)
         for ch in data.chests)
     return KindReaders(found, chests)
 
@@ -101,16 +105,12 @@ def _may_run(st: GameState, card: int, moment: str) -> bool:
     if st.book.cards[card].is_tech:
         return card not in st.techs or moment != "immediate"
     if moment == "endgame":
-        return card in st.past or _in_play(st, card)
+        return card in st.past or card in st.in_play()
     if card in st.past:
         return False
     if moment == "decline" and after_last_decline(st):
         return False
-    return _in_play(st, card) or card in st.limbo or mentioned(st, card)
-
-
-def _in_play(st: GameState, card: int) -> bool:
-    return card in st.artifacts or any(card in sp for sp in st.spaces)
+    return card in st.in_play() or card in st.limbo or mentioned(st, card)
 
 
 def hand_cards_alike(st: GameState, readers: KindReaders, creates_left: CreatesLeft) -> bool:
