@@ -46,6 +46,7 @@ COMPILED = (
     "solver/bounds/movers.py",
     "solver/bounds/takes.py",
     "solver/bounds/techrow.py",
+    "solver/bounds/window.py",
     "solver/game.py",
 )
 #: What stays interpreted inside those rooms, and why. Everything else of the package is

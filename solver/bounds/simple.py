@@ -302,12 +302,16 @@ class PoolFactsCache:
 
 
 def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
-                       memo: ReachMemo | None = None) -> int:
+                       memo: ReachMemo | None = None, present_given: bool = False,
+                       present: set[int] | None = None) -> int:
     """At the end, the exact score; before it, a bound no line can beat (see the module);
     `NO_LINE` when, after the last decline, no count of what is still reachable can meet every
     goal (`solver.bounds.goalreach`).
     `facts` (the game's `pool_facts`) saves recomputing the pool at every call, `memo` (kept
-    with them by `PoolFactsCache`) the counts of `solver.bounds.reachable`."""
+    with them by `PoolFactsCache`) the counts of `solver.bounds.reachable`.
+    `present_given`: in the last turn, `present` (None: no restriction) replaces
+    `_in_play_by_the_end`'s answer; it must hold every builder card that may be in play before
+    the game ends (`solver.bounds.window` bounds several positions with one)."""
     if st.over:
         return st.score().total
     if facts is None:
@@ -329,7 +333,10 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     if declines and facts.takes is not None and last_decline_now(st):
         near, declines, late = _decliners_this_turn(st, facts, facts.takes, future, declines, memo)
     r = reach(st, facts.activators, phases, facts.poulnabrone, memo)
-    present = _in_play_by_the_end(st, facts, memo) if not phases else None
+    if phases:
+        present = None
+    elif not present_given:
+        present = _in_play_by_the_end(st, facts, memo)
     if present is not None and (r.creates or r.art_creates):  # else no card out of play acts
         r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present)
     floor = st.lost - r.lost_removed if r.lost_removed < UNBOUNDED else 0

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from solver.bounds.simple import PoolFactsCache, as_bound, decline_phases_left, simple_upper_bound
+from solver.bounds.window import window_bound
 from solver.engine.state import GameState
 
 #: `SimpleGate.ask`: do not ask (the bound is ``inf``); ask, nothing to count.
@@ -40,11 +41,15 @@ class SimpleGatePolicy:
     :param calls: calls at one number of decline phases left before the gate may close.
     :param rate: the least share of those calls that pruned for the gate to stay open.
     :param probe: with the gate closed, one call in this many still asks (and counts).
+    :param window: in the window of the last decline, ask `solver.bounds.window`'s bound
+        (False: the simple bound alone, gated as before it; to measure, or to check one
+        against the other).
     """
 
     calls: int = 256
     rate: float = 0.02
     probe: int = 32
+    window: bool = True
 
 
 class SimpleGate:
@@ -55,6 +60,8 @@ class SimpleGate:
         self.threshold = -math.inf
         # decline phases left: [calls, prunes, calls skipped]
         self.seen: dict[int, list[int]] = {}
+        # the window bound's (`window`): [calls, prunes, calls skipped]
+        self.window_seen = [0, 0, 0]
 
     def start_search(self, incumbent: float | None) -> None:
         """A search starts: prunes are counted against `incumbent` (None: nothing prunes)."""
@@ -83,9 +90,35 @@ class SimpleGate:
             seen[0] += 1
             seen[1] += value <= self.threshold
 
+    def window(self, st: GameState, pool: PoolFactsCache) -> int | None:
+        """`solver.bounds.window.window_bound` where the policy asks it and it pays, else None:
+        gated as the simple bound is before the last decline (after `SimpleGatePolicy.calls`
+        answers, asked only while at least `SimpleGatePolicy.rate` of them pruned, one call in
+        `SimpleGatePolicy.probe` still asking), and told the search's incumbent (above it, it
+        stops early: nothing is pruned then)."""
+        pol = self.policy
+        if not pol.window:
+            return None
+        seen = self.window_seen
+        if seen[0] >= pol.calls and seen[1] < pol.rate * seen[0]:
+            seen[2] += 1
+            if seen[2] % pol.probe:
+                return None
+        above = self.threshold if self.threshold > -math.inf else math.inf
+        value = window_bound(st, pool.facts(st), pool.memo, above)
+        if value is not None:
+            seen[0] += 1
+            seen[1] += value <= self.threshold
+        return value
+
     def bound(self, st: GameState, pool: PoolFactsCache) -> float:
         """The simple bound of `st` (with `pool`'s facts and memo) where the gate is open,
-        else ``inf``."""
+        else ``inf``; in the window of the last decline where `solver.bounds.window` applies,
+        its bound instead (never gated: it prunes there as the simple bound does after the
+        last decline)."""
+        window = self.window(st, pool)
+        if window is not None:
+            return as_bound(window)
         count = self.ask(st)
         if count == CLOSED:
             return math.inf

@@ -432,7 +432,8 @@ def flight_takes(st: GameState) -> tuple[int, int]:
     return min(flight, UNBOUNDED), out
 
 
-def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int]) -> int:
+def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
+                 room: int | None = None) -> int:
     """The most builder cards that can leave the deck from `st` (in this turn's action phase,
     or with it over) until its Timeline phase begins, while only the builder cards of `present`
     enter play (see the module): `r` is `reach` over the rest of the action phase with the same
@@ -447,7 +448,8 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int]) -
     left (`r.splits`), each split of them into Creates, Learns, Archives and others (Excavate,
     Search) is bounded on its own and the largest kept; a split's Creates are at most its
     Creates of monuments plus of artifacts less its Create actions (each Create action is of
-    one kind, and `reach` counts it in both)."""
+    one kind, and `reach` counts it in both). `room`, when given, replaces the room in the hand
+    now (a caller bounding several hands at once passes the most any of them has)."""
     if max(r.creates, r.art_creates, r.learns) >= UNBOUNDED:
         return UNBOUNDED
     past = set(st.past)  # sets: each actor asks
@@ -499,7 +501,8 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int]) -
     flight, flight_out = flight_takes(st)
     if flight >= UNBOUNDED:
         return UNBOUNDED
-    room = max(0, HAND_LIMIT - len(st.hand))
+    if room is None:
+        room = max(0, HAND_LIMIT - len(st.hand))
     # (Creates, Learns, Archive actions, other actions) of each split
     cases: list[tuple[int, int, int, int]] = []
     if r.splits:

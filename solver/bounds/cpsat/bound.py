@@ -206,7 +206,11 @@ class CpsatBound:
         if kind is None or self._shut(kind):
             # no CP-SAT call here: the simple bound where it pays (`solver.bounds.simplegate`)
             return self.simple_gate.bound(st, self.pool)
-        simple = as_bound(simple_upper_bound(st, self.pool.facts(st), self.pool.memo))
+        facts = self.pool.facts(st)
+        simple = as_bound(simple_upper_bound(st, facts, self.pool.memo))
+        window = self.simple_gate.window(st, self.pool)
+        if window is not None:
+            simple = min(simple, as_bound(window))
         if simple <= self.threshold:
             return simple
         key = (self.key(st), pol.node)

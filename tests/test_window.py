@@ -1,0 +1,221 @@
+"""The bound through the last decline (`solver.bounds.window`): where turn 15's window (the rest
+of its Timeline phase, its decline phase and its technology phase) can only draw, pay from the
+hand and remove knowledge, the simple bound of the turn-16 start reached by declining every
+optional effect, over the lost knowledge the window can leave, with the cards that may be in
+play counted for every hand at once, bounds every line. Checked against exact searches (with
+the window bound off) from positions reached by random play into the window, on kept lines and
+on generated positions, and on crafted windows: what opens one, what closes it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.prove_from import given_lines
+from solver.bounds.bound import SimpleBound
+from solver.bounds.reachable import ReachMemo
+from solver.bounds.simple import PoolFactsCache, pool_facts
+from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
+from solver.bounds.window import ABOVE, WINDOW_ASKED, last_window, window_bound
+from solver.engine.state import GameState
+from solver.game import HeritageGame
+from solver.rng import Stream
+from solver.search.exhaustive import SearchConfig, search
+from solver.search.status import Status
+from tests.builder import position
+
+LINES = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "session8-t60.jsonl"
+NODES = 60_000  # an exact search from a window position (most take a few hundred nodes)
+
+
+def _into_window(st: GameState, rng: Stream) -> GameState | None:
+    """Random play from `st` (turn 15) that stops, with odds 1/2, at each decision where the
+    window bound is asked and applies; None if turn 15 ends first."""
+    s = st.clone()
+    while not s.is_terminal() and s.turn == st.turn:
+        if s.stack and s.stack[-1][0] in WINDOW_ASKED and last_window(s) is not None \
+                and rng.below(2) == 0:
+            return s
+        legal = s.legal_actions()
+        s.apply(legal[rng.below(len(legal))])
+    return None
+
+
+def _optimum(st: GameState, window: bool) -> float | None:
+    """The best goal-meeting VP from `st` (``-inf``: none), by an exact search with the simple
+    bound, the window bound on or off; None if the search did not finish."""
+    game = HeritageGame(SimpleBound(SimpleGatePolicy(window=window)))
+    res = search(st.clone(), SearchConfig(max_nodes=NODES), game=game)
+    if res.status is Status.UNKNOWN:
+        return None
+    return res.value if res.value is not None else float("-inf")
+
+
+def _check(st: GameState) -> bool:
+    """The window bound at `st` is at least the optimum, and a search with the window bound
+    finds the optimum a search without finds; False if the search did not finish."""
+    bound = window_bound(st, pool_facts(st), ReachMemo())
+    assert bound is not None
+    without = _optimum(st, window=False)
+    if without is None:
+        return False
+    assert bound >= without
+    assert _optimum(st, window=True) == without
+    return True
+
+
+def _turn15_start(seed: int) -> GameState:
+    lines = given_lines(LINES)
+    name, root, line = lines[seed % len(lines)]
+    st = root.clone()
+    for a in line:
+        if st.turn == 15:
+            break
+        st.apply(a)
+    assert st.turn == 15, name
+    return st
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_at_least_the_optimum_on_kept_lines(seed: int) -> None:
+    """From turn 15 of kept lines (real decks, hands and Timelines), random play into the
+    window: the bound is at least the optimum there. Lines whose window never opens (a chest
+    under the board, a decline effect that creates) are passed over."""
+    checked = 0
+    rng = Stream(seed, "window-lines", 0)
+    for k in range(24):
+        st = _turn15_start(seed * 5 + k)
+        for _ in range(12):
+            pos = _into_window(st, rng)
+            if pos is not None and _check(pos):
+                checked += 1
+                break
+        if checked >= 2:
+            break
+    assert checked >= 2
+
+
+#: Timeline effects that fit the window (draws, payments from the hand, removals), on artifacts
+#: and on monuments; monuments for space 1, some with decline effects that fit it (M8, M12,
+#: C21) and one that does not (M11: its Create closes the window).
+WINDOW_ARTIFACTS = ("A1", "A2", "A3", "A4", "A5", "A7", "A8", "A9", "A14", "A27")
+WINDOW_MONUMENTS = ("P24", "P27", "P30", "M29")
+SPACE1 = ("P5", "C3", "M1", "C33", "P17", "M12", "M8", "C21", "M11", "C14")
+HAND = ("C2", "C4", "C5", "M7", "A11", "P2", "C7", "M2")
+
+
+def generated(seed: int) -> GameState:
+    """Turn 15 at the start of its Timeline phase: 2 or 3 of `WINDOW_ARTIFACTS`, maybe one of
+    `WINDOW_MONUMENTS` in space 2, 1 or 2 of `SPACE1` with 0-3 knowledge each, 0-5 cards in
+    hand, 0-8 lost knowledge."""
+    rng = Stream(seed, "window-generated", 0)
+    arts = rng.shuffled(list(WINDOW_ARTIFACTS))[:2 + rng.below(2)]
+    space1 = rng.shuffled(list(SPACE1))[:1 + rng.below(2)]
+    space2 = rng.shuffled(list(WINDOW_MONUMENTS))[:rng.below(2)]
+    hand = rng.shuffled(list(HAND))[:rng.below(6)]
+    tokens = {m: rng.below(4) for m in (*space1, *space2)}
+    return position(hand=hand, timeline={1: space1, 2: space2, 3: ["C3" if "C3" not in space1
+                                                                     else "C6"]},
+                    tokens=tokens, past=["P1", "M3", "M4", "M5", "M6"], artifacts=arts,
+                    lost=rng.below(9), techs=["T1", "T2", "T5"], time_space=2, time_visits=2,
+                    turn=15, deck_top=["C8", "C9", "C10", "P3", "M9", "A12"], phase="timeline",
+                    tiles=[None] * 9)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_at_least_the_optimum_on_generated_positions(seed: int) -> None:
+    """The same from generated positions (`generated`), by random play into the window."""
+    rng = Stream(seed, "window-play", 0)
+    st = generated(seed)
+    for _ in range(8):
+        pos = _into_window(st, rng)
+        if pos is not None:
+            assert _check(pos)
+            return
+    assert last_window(st) is None or not st.stack or st.stack[-1][0] not in WINDOW_ASKED
+
+
+def _timeline_phase(artifacts: list[str], space1: list[str], tokens: dict[str, int],
+                    hand: list[str], lost: int = 0, timeline3: tuple[str, ...] = ("C3",),
+                    deck_top: tuple[str, ...] = ("C6", "C9", "C8", "C10")) -> GameState:
+    """Turn 15 (of 16) at the start of its Timeline phase, its effects queued."""
+    return position(hand=hand, timeline={1: space1, 3: list(timeline3)}, tokens=tokens,
+                    past=["P1", "M3"], artifacts=artifacts, lost=lost,
+                    techs=["T1", "T2", "T5"], time_space=2, time_visits=2, turn=15,
+                    deck_top=list(deck_top), phase="timeline", tiles=[None] * 9)
+
+
+def test_planetary_stone_window() -> None:
+    """Planetary Stone (A3: you may discard 2 cards, then remove up to 3 knowledge) and
+    Tzolk'in (A9: you may remove 1): the monument of space 1 may decline with all its 3
+    knowledge or none, so lost knowledge ends between 2 and 5; the hand may lose 2 of its 4
+    cards; nothing is drawn. The bound holds the optimum."""
+    st = _timeline_phase(["A3", "A9"], ["M1"], {"M1": 3}, ["C2", "C4", "C5", "M7"], lost=2)
+    w = last_window(st)
+    assert w is not None
+    assert (w.lost_lo, w.lost_hi, w.draws, w.hand_least) == (2, 5, 0, 2)
+    assert w.start.turn == 16 and w.start.lost == 5  # nothing removed on the passive way
+    assert _check(st)
+
+
+def test_conditions_that_cannot_hold_draw_nothing() -> None:
+    """Sarcophagus of Saqqara (A2: with at least 3 cities in the Timeline, remove 1 knowledge
+    and draw 1), queued with Tzolk'in (A9): the Timeline does not change in the Timeline phase,
+    so with one city its draw is not counted; with three it is."""
+    one = _timeline_phase(["A2", "A9"], ["M1"], {"M1": 1}, ["C2"])
+    three = _timeline_phase(["A2", "A9"], ["C1", "C4"], {"C1": 1}, ["C2"])
+    w1, w3 = last_window(one), last_window(three)
+    assert w1 is not None and w3 is not None
+    assert (w1.draws, w3.draws) == (0, 1)
+
+
+def test_decline_effects_in_space_one() -> None:
+    """A monument of space 1 whose decline effect draws (Statues of Ramesses, M12: 4 cards)
+    opens the window with its draws counted; one whose decline effect creates (Menhirs of
+    Monteneuf, M11) closes it: a card could enter play and the Past differ."""
+    draws = last_window(_timeline_phase(["A9"], ["M12"], {"M12": 1}, ["C2"]))
+    assert draws is not None and draws.draws == 4
+    assert last_window(_timeline_phase(["A9"], ["M11"], {"M11": 1}, ["C2"])) is None
+
+
+def test_what_closes_the_window() -> None:
+    """No window while an action choice is left, when a queued effect may learn (Michaux Stone,
+    A33, with 17 lost knowledge: with 3 it cannot run before the decline, which alone adds
+    lost knowledge), or when a cost is paid from the board (Saqqara Vases, A31, discards
+    itself to move a monument)."""
+    action = position(hand=["C2"], timeline={1: ["M1"], 3: ["C3"]}, past=["P1", "M3"],
+                      artifacts=["A9"], techs=["T1", "T2", "T5"], time_space=2, time_visits=2,
+                      turn=15, tiles=[None] * 9)
+    assert last_window(action) is None
+    assert last_window(_timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=17)) is None
+    assert last_window(_timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=3)) \
+        is not None
+    assert last_window(_timeline_phase(["A31", "A9"], ["M1"], {"M1": 2}, ["C2"])) is None
+
+
+def test_a_short_deck_closes_the_window() -> None:
+    """When the window's draws could empty the deck the discard pile would come back (section
+    5): no window."""
+    st = _timeline_phase(["A9"], ["M12"], {"M12": 1}, ["C2"])
+    st.deck = st.deck[-3:]
+    assert last_window(st) is None
+
+
+def test_the_window_bound_is_gated() -> None:
+    """Like the simple bound before the last decline (`solver.bounds.simplegate`), the window
+    bound is asked only while it prunes: after `calls` answers none of which pruned, only one
+    call in `probe` asks; told an incumbent it cannot reach, it answers at once that it is above
+    it (a bound still), without every value of lost knowledge."""
+    st = _timeline_phase(["A3", "A9"], ["M1"], {"M1": 3}, ["C2", "C4", "C5", "M7"], lost=2)
+    pool = PoolFactsCache()
+    gate = SimpleGate(SimpleGatePolicy(calls=2, rate=0.5, probe=4))
+    gate.start_search(-500.0)  # every bound is above this incumbent: nothing prunes
+    exact = window_bound(st, pool.facts(st), pool.memo)
+    assert exact is not None and exact > -500
+    answers = [gate.window(st, pool) for _ in range(10)]
+    assert answers[:2] == [ABOVE, ABOVE]
+    assert answers[2:].count(None) == 6 and answers[2:].count(ABOVE) == 2
+    open_gate = SimpleGate(SimpleGatePolicy(calls=2, rate=0.5, probe=4))
+    open_gate.start_search(float(exact))  # the bound prunes: the gate stays open
+    assert [open_gate.window(st, pool) for _ in range(6)] == [exact] * 6
