@@ -219,3 +219,15 @@ def test_the_window_bound_is_gated() -> None:
     open_gate = SimpleGate(SimpleGatePolicy(calls=2, rate=0.5, probe=4))
     open_gate.start_search(float(exact))  # the bound prunes: the gate stays open
     assert [open_gate.window(st, pool) for _ in range(6)] == [exact] * 6
+
+
+def test_asks_with_no_window_close_the_gate() -> None:
+    """An ask where no window opens costs as much as finding out (a passive run to turn 16):
+    it counts as one that did not prune, so a search whose windows never open stops asking."""
+    closed = _timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=17)
+    st = _timeline_phase(["A3", "A9"], ["M1"], {"M1": 3}, ["C2", "C4", "C5", "M7"], lost=2)
+    pool = PoolFactsCache()
+    gate = SimpleGate(SimpleGatePolicy(calls=2, rate=0.5, probe=4))
+    gate.start_search(100.0)  # every bound of `st` prunes against it
+    assert [gate.window(closed, pool) for _ in range(2)] == [None, None]
+    assert [gate.window(st, pool) for _ in range(4)].count(None) == 3

@@ -93,9 +93,10 @@ class SimpleGate:
     def window(self, st: GameState, pool: PoolFactsCache) -> int | None:
         """`solver.bounds.window.window_bound` where the policy asks it and it pays, else None:
         gated as the simple bound is before the last decline (after `SimpleGatePolicy.calls`
-        answers, asked only while at least `SimpleGatePolicy.rate` of them pruned, one call in
-        `SimpleGatePolicy.probe` still asking), and told the search's incumbent (above it, it
-        stops early: nothing is pruned then)."""
+        asks, asked only while at least `SimpleGatePolicy.rate` of them pruned, one call in
+        `SimpleGatePolicy.probe` still asking; an ask where no window opens counts as one that
+        did not prune: finding out costs a passive run to turn 16), and told the search's
+        incumbent (above it, it stops early: nothing is pruned then)."""
         pol = self.policy
         if not pol.window:
             return None
@@ -106,9 +107,8 @@ class SimpleGate:
                 return None
         above = self.threshold if self.threshold > -math.inf else math.inf
         value = window_bound(st, pool.facts(st), pool.memo, above)
-        if value is not None:
-            seen[0] += 1
-            seen[1] += value <= self.threshold
+        seen[0] += 1  # no answer (no window there) counts as no prune: the asking costs
+        seen[1] += value is not None and value <= self.threshold
         return value
 
     def bound(self, st: GameState, pool: PoolFactsCache) -> float:

@@ -104,6 +104,8 @@ PASSIVE_STEPS: Final = 400  # decisions at most on the way (a window asks far fe
 WINDOW_COUNTERS: Final = frozenset({"hand", "hand.artifact", "tl_tokens", "self.tokens"})
 #: `window_bound`'s answer once it is known to exceed its caller's threshold (a bound still).
 ABOVE: Final = 1_000_000
+#: Simple bounds of passive starts kept (`ReachMemo.window`; then forgotten at once).
+WINDOW_KEPT: Final = 1 << 16
 #: The widest range of lost knowledge bounded value by value.
 LOST_SPAN: Final = 12
 #: A32 Elongated Skulls: 2 cards per full 3 knowledge that became lost in the decline phase.
@@ -353,11 +355,33 @@ def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,
     if w is None:
         return None
     present = present_for_all(w, st, facts, memo)
+    cards = None if present is None else frozenset(present)
     best = NO_LINE
     for lost in range(w.lost_lo, w.lost_hi + 1):
-        s = w.start.clone()
-        s.lost = lost
-        best = max(best, simple_upper_bound(s, facts, memo, True, present))
+        s = _bare(w.start, lost)
+        key = (s.key(), cards)
+        value = memo.window.get(key)
+        if value is None:
+            value = simple_upper_bound(s, facts, memo, True, present)
+            if len(memo.window) >= WINDOW_KEPT:
+                memo.window.clear()
+            memo.window[key] = value
+        best = max(best, value)
         if best > above:
             return ABOVE
     return best
+
+
+def _bare(start: GameState, lost: int) -> GameState:
+    """A copy of `start` with `lost` lost knowledge and no cards in hand, deck or discard pile
+    and no knowledge on monuments: what the simple bound reads of it when it is told the cards
+    that may be in play (it reads the hand, the deck and the discard pile only to count those,
+    and never reads knowledge on monuments), so that starts that differ only there share a
+    key."""
+    s = start.clone()
+    s.lost = lost
+    s.hand = []
+    s.deck = []
+    s.discard = []
+    s.tokens = [0] * len(s.tokens)
+    return s
