@@ -90,18 +90,25 @@ def _check_random_line(st: GameState, seed: int) -> int:
     return len(line)
 
 
+def line_at_turn(path: Path, index: int, turn: int) -> GameState:
+    """The start of `turn` on the kept line number `index` (modulo their number) of the
+    ``solve_table --out`` file `path` (`benchmarks.prove_from.given_lines`)."""
+    lines = given_lines(path)
+    name, root, line = lines[index % len(lines)]
+    st = root.clone()
+    for a in line:
+        if st.turn == turn:
+            break
+        st.apply(a)
+    assert st.turn == turn, name
+    return st
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_taken_at_least_the_cards_taken_on_kept_lines(seed: int) -> None:
     """From the start of turn 15 of kept lines (real decks and hands), random play until the
     Timeline phase: the count is never below the cards taken."""
-    lines = given_lines(LINES)
-    name, root, line = lines[(seed * 7) % len(lines)]
-    st = root.clone()
-    for a in line:
-        if st.turn == 15:
-            break
-        st.apply(a)
-    assert st.turn == 15, name
+    st = line_at_turn(LINES, seed * 7, 15)
     for k in range(4):
         assert _check_random_line(st.clone(), seed * 4 + k) > 0
 

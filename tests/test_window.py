@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.prove_from import given_lines
 from solver.bounds.bound import SimpleBound
 from solver.bounds.reachable import ReachMemo
 from solver.bounds.simple import PoolFactsCache, pool_facts
@@ -24,6 +23,7 @@ from solver.rng import Stream
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.status import Status
 from tests.builder import position
+from tests.test_turn_takes import line_at_turn
 
 LINES = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "session8-t60.jsonl"
 NODES = 60_000  # an exact search from a window position (most take a few hundred nodes)
@@ -65,18 +65,6 @@ def _check(st: GameState) -> bool:
     return True
 
 
-def _turn15_start(seed: int) -> GameState:
-    lines = given_lines(LINES)
-    name, root, line = lines[seed % len(lines)]
-    st = root.clone()
-    for a in line:
-        if st.turn == 15:
-            break
-        st.apply(a)
-    assert st.turn == 15, name
-    return st
-
-
 @pytest.mark.parametrize("seed", range(8))
 def test_at_least_the_optimum_on_kept_lines(seed: int) -> None:
     """From turn 15 of kept lines (real decks, hands and Timelines), random play into the
@@ -85,7 +73,7 @@ def test_at_least_the_optimum_on_kept_lines(seed: int) -> None:
     checked = 0
     rng = Stream(seed, "window-lines", 0)
     for k in range(24):
-        st = _turn15_start(seed * 5 + k)
+        st = line_at_turn(LINES, seed * 5 + k, 15)
         for _ in range(12):
             pos = _into_window(st, rng)
             if pos is not None and _check(pos):
