@@ -12,8 +12,9 @@ Often what is left of turn 15 once its action phase is over (its *window*: the T
 the decline phase, the technology phase; RULES.md section 4) can change only a few things. When
 every effect still to run in the window can only draw (``draw``), pay from the hand (``pay``),
 remove knowledge from monuments (``remove_knowledge``) or remove lost knowledge
-(``discard_lost``), no monument in space 1 has a decline effect, no chest is under the board,
-and the technology phase needs no choice (no middle-of-game flip), every line from the position
+(``discard_lost``), the monuments of space 1 have no decline effect but of those kinds, no chest
+is under the board, and the technology phase needs no choice (no middle-of-game flip), every
+line from the position
 reaches a turn-16 start that agrees with one reached by declining every optional effect
 (`passive_start`) in everything but:
 
@@ -110,10 +111,10 @@ WINDOW_KEPT: Final = 1 << 16
 LOST_SPAN: Final = 12
 #: A32 Elongated Skulls: 2 cards per full 3 knowledge that became lost in the decline phase.
 SKULLS: Final = "elongated_skulls"
-#: Costs paid from the hand (`solver.engine.costs`); the others discard from the board.
-HAND_COSTS: Final = frozenset({"discard_hand", "discard_hand_up_to"})
 SKULLS_DRAW: Final = 2
 SKULLS_PER: Final = 3
+#: Costs paid from the hand (`solver.engine.costs`); the others discard from the board.
+HAND_COSTS: Final = frozenset({"discard_hand", "discard_hand_up_to"})
 
 
 @dataclass(frozen=True)
@@ -312,8 +313,8 @@ def present_for_all(w: Window, st: GameState, facts: PoolFacts,
     window of `st` reaches, or None (no restriction): the cards in play at the passive start,
     in hand now, between zones now, and the deck's top down to the window's draws plus ``t``
     cards, where ``t`` is a count of the cards turn 16 can take before its Timeline phase with
-    only those cards entering play and the hand's room at its most (10: a count that is at
-    least its own `action_takes` bounds every such start, as in
+    only those cards entering play and the hand's room at its most (`Window.hand_least` cards
+    in it: a count that is at least its own `action_takes` bounds every such start, as in
     `solver.bounds.simple.taken_before_timeline`), provided no card can enter play after turn
     16's action phase (`solver.bounds.takes.enters_after_actions`)."""
     table = facts.takes
