@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from solver.bounds.simple import PoolFactsCache, as_bound, decline_phases_left, simple_upper_bound
-from solver.bounds.window import window_bound
+from solver.bounds.window import window_bound, window_moment
 from solver.engine.state import GameState
 
 #: `SimpleGate.ask`: do not ask (the bound is ``inf``); ask, nothing to count.
@@ -76,11 +76,8 @@ class SimpleGate:
         seen = self.seen.get(phases)
         if seen is None:
             seen = self.seen[phases] = [0, 0, 0]
-        pol = self.policy
-        if seen[0] >= pol.calls and seen[1] < pol.rate * seen[0]:
-            seen[2] += 1
-            if seen[2] % pol.probe:
-                return CLOSED
+        if self._shut(seen):
+            return CLOSED
         return phases
 
     def asked(self, count: int, value: float) -> None:
@@ -94,28 +91,35 @@ class SimpleGate:
         """`solver.bounds.window.window_bound` where the policy asks it and it pays, else None:
         gated as the simple bound is before the last decline (after `SimpleGatePolicy.calls`
         asks, asked only while at least `SimpleGatePolicy.rate` of them pruned, one call in
-        `SimpleGatePolicy.probe` still asking; an ask where no window opens counts as one that
-        did not prune: finding out costs a passive run to turn 16), and told the search's
-        incumbent (above it, it stops early: nothing is pruned then)."""
-        pol = self.policy
-        if not pol.window:
+        `SimpleGatePolicy.probe` still asking; counted only at the window's moment,
+        `window_moment`, where an ask that finds no window counts as one that did not prune:
+        finding out costs a passive run to turn 16), and told the search's incumbent (above it,
+        it stops early: nothing is pruned then)."""
+        if not self.policy.window or not window_moment(st):
             return None
         seen = self.window_seen
-        if seen[0] >= pol.calls and seen[1] < pol.rate * seen[0]:
-            seen[2] += 1
-            if seen[2] % pol.probe:
-                return None
+        if self._shut(seen):
+            return None
         above = self.threshold if self.threshold > -math.inf else math.inf
         value = window_bound(st, pool.facts(st), pool.memo, above)
         seen[0] += 1  # no answer (no window there) counts as no prune: the asking costs
         seen[1] += value is not None and value <= self.threshold
         return value
 
+    def _shut(self, seen: list[int]) -> bool:
+        """Whether an ask counted in `seen` ([calls, prunes, calls skipped]) is skipped: after
+        `SimpleGatePolicy.calls` calls fewer than `SimpleGatePolicy.rate` of them pruned, and
+        this is not the one call in `SimpleGatePolicy.probe` that still asks."""
+        pol = self.policy
+        if seen[0] >= pol.calls and seen[1] < pol.rate * seen[0]:
+            seen[2] += 1
+            return bool(seen[2] % pol.probe)
+        return False
+
     def bound(self, st: GameState, pool: PoolFactsCache) -> float:
         """The simple bound of `st` (with `pool`'s facts and memo) where the gate is open,
-        else ``inf``; in the window of the last decline where `solver.bounds.window` applies,
-        its bound instead (never gated: it prunes there as the simple bound does after the
-        last decline)."""
+        else ``inf``; in the window of the last decline where `solver.bounds.window` applies
+        and its own gate is open (`window`), its bound instead."""
         window = self.window(st, pool)
         if window is not None:
             return as_bound(window)

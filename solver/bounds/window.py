@@ -37,7 +37,7 @@ Timeline phase comes first (section 4B).
 So the simple bound of the passive start with its lost knowledge set to each value of the range,
 and with the cards that may be in play before the end counted for every hand at once
 (`present_for_all`: the cards in play or in hand now, the deck's top down to the window's draws
-plus what turn 16 can take with a hand of any size, counted as in
+plus what turn 16 can take with the hand at its fewest cards, counted as in
 `solver.bounds.simple.taken_before_timeline`), bounds every line: the largest of those values
 is the bound (`window_bound`). The simple bound reads the hand, the deck and the discard pile
 only through that count of the cards that may be in play (`solver.bounds.takes`), and no
@@ -80,7 +80,7 @@ from solver.engine.frames import (
 )
 from solver.engine.setup import turns_for
 from solver.engine.state import CHEST_BASE, HAND_LIMIT, GameState
-from solver.engine.targets import PAIR_FIRST, PAIR_SECOND, REMOVE_ONE
+from solver.engine.targets import PAIR_FIRST, REMOVAL_PURPOSES
 from solver.frozen import Frozen
 
 #: What an effect still to run in the window may do (see the module).
@@ -95,8 +95,6 @@ WINDOW_FRAMES: Final = frozenset({
 #: order); any other one (a middle-of-game flip) ends it without a start.
 PASSIVE_DECISIONS: Final = frozenset({
     D_ORDER, D_YESNO, D_PAY, D_REMOVE, D_TARGET, D_NUMBER, D_DISCARD_VAR, D_DECLINE_ORDER})
-#: The targets of a knowledge removal (`solver.engine.targets`).
-REMOVAL_PURPOSES: Final = frozenset({REMOVE_ONE, PAIR_FIRST, PAIR_SECOND})
 #: The decisions at which `window_bound` is asked: where an effect of the Timeline phase or a
 #: decline begins (an order of effects, a lone "you may", an order of declines).
 WINDOW_ASKED: Final = frozenset({D_ORDER, D_YESNO, D_DECLINE_ORDER})
@@ -247,8 +245,7 @@ def _tally(st: GameState, lost_least: int) -> _Work:
                 work.fits = False
             else:
                 work.steps(e.steps)
-    in_play = [c for c in st.artifacts if 0 <= c < CHEST_BASE] + st.monuments()
-    if any(e.special == SKULLS for c in in_play for e in cards[c].effects):
+    if any(e.special == SKULLS for c in st.in_play() for e in cards[c].effects):
         work.draws += SKULLS_DRAW * (work.tokens // SKULLS_PER)
     return work
 
@@ -323,8 +320,7 @@ def present_for_all(w: Window, st: GameState, facts: PoolFacts,
     start = w.start
     base = set(st.hand)
     base.update(st.limbo)
-    base.update(c for c in start.artifacts if 0 <= c < CHEST_BASE)
-    base.update(start.monuments())
+    base.update(start.in_play())
     deck = st.deck
     taken = 0
     for _ in range(TAKE_ROUNDS):
@@ -342,6 +338,14 @@ def present_for_all(w: Window, st: GameState, facts: PoolFacts,
     return None
 
 
+def window_moment(st: GameState) -> bool:
+    """Whether `st` is where `window_bound` is asked: turn 15 (the turn before the last) with
+    its decline phase to come, at a decision where an effect or a decline begins
+    (`WINDOW_ASKED`); whether a window opens there is `last_window`'s question."""
+    return (not st.over and bool(st.stack) and st.stack[-1][0] in WINDOW_ASKED
+            and st.turn == turns_for(st.setup.time_space) - 1 and last_decline_now(st))
+
+
 def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,
                  above: float = math.inf) -> int | None:
     """The bound of the module at `st`, or None where its conditions do not hold or `st` is
@@ -350,7 +354,7 @@ def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,
     knowledge leaves a line that meets every goal. Once one value of lost knowledge bounds
     more than `above` (a search's incumbent: nothing is pruned then), `ABOVE` instead of the
     rest (the least lost knowledge first: it is the one most often worth most)."""
-    if not st.stack or st.stack[-1][0] not in WINDOW_ASKED:
+    if not window_moment(st):
         return None
     w = last_window(st)
     if w is None:

@@ -27,6 +27,8 @@ SWAP_SELF: Final = 3
 SWAP_FIRST: Final = 4
 SWAP_SECOND: Final = 5
 MOVE: Final = 6
+#: The purposes that take knowledge from the monuments chosen.
+REMOVAL_PURPOSES: Final = frozenset({REMOVE_ONE, PAIR_FIRST, PAIR_SECOND})
 
 
 def amount_of(st: GameState, card: int, step: Step, ctx: int) -> int:

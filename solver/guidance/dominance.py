@@ -64,7 +64,7 @@ from solver.engine.frames import (
     D_TARGET,
 )
 from solver.engine.state import CHEST_BASE, GameState
-from solver.engine.targets import PAIR_FIRST, PAIR_SECOND, REMOVE_ONE
+from solver.engine.targets import REMOVAL_PURPOSES
 from solver.guidance.endgame import (
     Takes,
     TokenReaders,
@@ -89,7 +89,6 @@ DRAW: Final = 0
 LOST_REMOVAL: Final = 1
 INERT: Final = 2
 OTHER: Final = 3
-REMOVAL_PURPOSES: Final = frozenset({REMOVE_ONE, PAIR_FIRST, PAIR_SECOND})
 #: Decisions that pick cards of the hand one at a time in rising card order (Rule 5).
 HAND_PICKS: Final = frozenset({D_PAY, D_ARCHIVE, D_DISCARD_VAR})
 
