@@ -219,3 +219,18 @@ def test_asks_with_no_window_close_the_gate() -> None:
     gate.start_search(100.0)  # every bound of `st` prunes against it
     assert [gate.window(closed, pool) for _ in range(2)] == [None, None]
     assert [gate.window(st, pool) for _ in range(4)].count(None) == 3
+
+
+def test_asks_before_the_window_do_not_count() -> None:
+    """Only asks at the window's moment (turn 15 with its decline to come, where an effect or a
+    decline begins) count: decisions of the action phase before it never shut the gate."""
+    action = position(hand=["C2"], timeline={1: ["M1"], 3: ["C3"]}, past=["P1", "M3"],
+                      artifacts=["A9"], techs=["T1", "T2", "T5"], time_space=2, time_visits=2,
+                      turn=15, tiles=[None] * 9)
+    st = _timeline_phase(["A3", "A9"], ["M1"], {"M1": 3}, ["C2", "C4", "C5", "M7"], lost=2)
+    pool = PoolFactsCache()
+    gate = SimpleGate(SimpleGatePolicy(calls=2, rate=0.5, probe=4))
+    gate.start_search(100.0)
+    assert [gate.window(action, pool) for _ in range(5)] == [None] * 5
+    assert gate.window_seen == [0, 0, 0]
+    assert None not in [gate.window(st, pool) for _ in range(4)]
