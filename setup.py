@@ -47,6 +47,7 @@ COMPILED = (
     "solver/bounds/takes.py",
     "solver/bounds/techrow.py",
     "solver/bounds/window.py",
+    "solver/bounds/windowwork.py",
     "solver/game.py",
 )
 #: What stays interpreted inside those rooms, and why. Everything else of the package is

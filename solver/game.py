@@ -50,6 +50,9 @@ class HeritageGame:
     def upper_bound(self, state: GameState) -> float:
         return self.bound.upper_bound(state)
 
+    def improved(self, value: float) -> None:
+        self.bound.improved(value)
+
     def search_key(self, state: GameState) -> Hashable:
         """The engine's exact key less what nothing can read any more
         (`solver.guidance.endgame.search_key`: discard order; tokens after the last decline

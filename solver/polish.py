@@ -114,6 +114,9 @@ class _Sliced(PlainGame[GameState]):
     def search_key(self, state: GameState) -> Hashable:
         return self.game.search_key(state)
 
+    def improved(self, value: float) -> None:
+        self.game.improved(value)
+
 
 def turn_starts(root: GameState, line: Sequence[int]) -> dict[int, int]:
     """For each turn the line plays from `root`: the index of its first action (the position

@@ -131,6 +131,28 @@ def test_node_count_regression() -> None:
     assert with_table.value == without_table.value == take_first.value
 
 
+class Listening(SelfBoundedGame[Knapsack]):
+    """The puzzles' own bounds, noting each value the search says its incumbent rose to."""
+
+    def __init__(self) -> None:
+        self.heard: list[float] = []
+
+    def improved(self, value: float) -> None:
+        self.heard.append(value)
+
+
+def test_the_game_hears_each_better_incumbent() -> None:
+    """The search tells the game (and so its bound) each value its incumbent rises to: rising,
+    ending at the optimum, none at or below the incumbent it started with."""
+    game = Listening()
+    result = _search(FIXED, None, None, None, game=game)
+    assert game.heard and game.heard[-1] == result.value == 15.0
+    assert game.heard == sorted(set(game.heard))
+    started = Listening()
+    _search(FIXED, None, None, 12.0, game=started)
+    assert started.heard and min(started.heard) > 12.0
+
+
 def test_transpositions_save_nodes_on_repeated_items() -> None:
     puzzle = Knapsack(weights=[2] * 10, values=[3] * 10, capacity=9)
     with_table = search(puzzle)

@@ -62,6 +62,9 @@ class WithoutRule5:
     def search_key(self, st: GameState) -> object:
         return search_key(st, self.inner.readers.readers(st), self.inner.readers.takes)
 
+    def improved(self, value: float) -> None:
+        self.inner.improved(value)
+
     def order(self, root: GameState, line: Sequence[int]) -> Order:
         return incumbent_order(root, line, dominance=self.dominance.prune)
 

@@ -16,7 +16,8 @@ from solver.bounds.bound import SimpleBound
 from solver.bounds.reachable import ReachMemo
 from solver.bounds.simple import PoolFactsCache, pool_facts
 from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
-from solver.bounds.window import ABOVE, WINDOW_ASKED, last_window, window_bound
+from solver.bounds.window import ABOVE, WINDOW_ASKED, last_window, last_windows, window_bound
+from solver.engine.frames import D_DECLINE_ORDER
 from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.rng import Stream
@@ -34,7 +35,7 @@ def _into_window(st: GameState, rng: Stream) -> GameState | None:
     window bound is asked and applies; None if turn 15 ends first."""
     s = st.clone()
     while not s.is_terminal() and s.turn == st.turn:
-        if s.stack and s.stack[-1][0] in WINDOW_ASKED and last_window(s) is not None \
+        if s.stack and s.stack[-1][0] in WINDOW_ASKED and last_windows(s) is not None \
                 and rng.below(2) == 0:
             return s
         legal = s.legal_actions()
@@ -86,10 +87,11 @@ def test_at_least_the_optimum_on_kept_lines(seed: int) -> None:
 
 #: Timeline effects that fit the window (draws, payments from the hand, removals), on artifacts
 #: and on monuments; monuments for space 1, some with decline effects that fit it (M8, M12,
-#: C21) and one that does not (M11: its Create closes the window).
+#: C21; C25 and C27, discarded if they decline with knowledge) and one that does not (M11: its
+#: Create closes the window).
 WINDOW_ARTIFACTS = ("A1", "A2", "A3", "A4", "A5", "A7", "A8", "A9", "A14", "A27")
 WINDOW_MONUMENTS = ("P24", "P27", "P30", "M29")
-SPACE1 = ("P5", "C3", "M1", "C33", "P17", "M12", "M8", "C21", "M11", "C14")
+SPACE1 = ("P5", "C3", "M1", "C33", "P17", "M12", "M8", "C21", "M11", "C14", "C25", "C27")
 HAND = ("C2", "C4", "C5", "M7", "A11", "P2", "C7", "M2")
 
 
@@ -124,14 +126,54 @@ def test_at_least_the_optimum_on_generated_positions(seed: int) -> None:
     assert last_window(st) is None or not st.stack or st.stack[-1][0] not in WINDOW_ASKED
 
 
+#: Technologies for windows that learn: draws, looks, removals, a bury (T27), end-game ones
+#: with requirements on lost knowledge (T30, T37, T44) and on the hand (T36).
+LEARN_TILES = ("T3", "T4", "T9", "T13", "T17", "T23", "T24", "T27", "T30", "T36", "T37", "T44",
+               "T28", "T43")
+
+
+def generated_learning(seed: int) -> GameState:
+    """Like `generated`, with Michaux Stone (A33) among the artifacts, 17-20 lost knowledge,
+    7 monuments in the Past (the middle of the game passed: its flip would close the window)
+    and 4 of `LEARN_TILES` available: the window may learn."""
+    rng = Stream(seed, "window-learning", 0)
+    arts = ["A33", *rng.shuffled(list(WINDOW_ARTIFACTS))[:1 + rng.below(2)]]
+    space1 = rng.shuffled(list(SPACE1))[:1 + rng.below(2)]
+    hand = rng.shuffled(list(HAND))[:rng.below(6)]
+    tiles = rng.shuffled(list(LEARN_TILES))[:4]
+    tokens = {m: rng.below(4) for m in space1}
+    return position(hand=hand, timeline={1: space1, 3: ["C3" if "C3" not in space1 else "C6"]},
+                    tokens=tokens, past=["P1", "M3", "M4", "M5", "M6", "C11", "C12"],
+                    artifacts=arts, lost=17 + rng.below(4), techs=["T1", "T2", "T5"], time_space=2,
+                    time_visits=2, turn=15, deck_top=["C8", "C9", "C10", "P3", "M9", "A12"],
+                    phase="timeline", tiles=[*tiles, *[None] * 5])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_at_least_the_optimum_where_the_window_learns(seed: int) -> None:
+    """The same from generated positions where the window may learn (`generated_learning`)."""
+    rng = Stream(seed, "window-learning-play", 0)
+    st = generated_learning(seed)
+    for _ in range(8):
+        pos = _into_window(st, rng)
+        if pos is not None:
+            assert _check(pos)
+            return
+    assert last_windows(st) is None or not st.stack or st.stack[-1][0] not in WINDOW_ASKED
+
+
 def _timeline_phase(artifacts: list[str], space1: list[str], tokens: dict[str, int],
                     hand: list[str], lost: int = 0, timeline3: tuple[str, ...] = ("C3",),
-                    deck_top: tuple[str, ...] = ("C6", "C9", "C8", "C10")) -> GameState:
-    """Turn 15 (of 16) at the start of its Timeline phase, its effects queued."""
+                    deck_top: tuple[str, ...] = ("C6", "C9", "C8", "C10"),
+                    tiles: tuple[str, ...] = (), past: tuple[str, ...] = ("P1", "M3"),
+                    ) -> GameState:
+    """Turn 15 (of 16) at the start of its Timeline phase, its effects queued; `tiles` the
+    technologies available."""
     return position(hand=hand, timeline={1: space1, 3: list(timeline3)}, tokens=tokens,
-                    past=["P1", "M3"], artifacts=artifacts, lost=lost,
+                    past=list(past), artifacts=artifacts, lost=lost,
                     techs=["T1", "T2", "T5"], time_space=2, time_visits=2, turn=15,
-                    deck_top=list(deck_top), phase="timeline", tiles=[None] * 9)
+                    deck_top=list(deck_top), phase="timeline",
+                    tiles=[*tiles, *[None] * (9 - len(tiles))])
 
 
 def test_planetary_stone_window() -> None:
@@ -167,19 +209,85 @@ def test_decline_effects_in_space_one() -> None:
     assert last_window(_timeline_phase(["A9"], ["M11"], {"M11": 1}, ["C2"])) is None
 
 
+def test_a_monument_that_may_vanish() -> None:
+    """C25 in space 1 with 2 knowledge is discarded if it declines with any, else goes to the
+    Past: its knowledge never becomes lost knowledge. Planetary Stone (A3) may take it (pay 2
+    cards, remove up to 3): one start where C25 goes to the Past, one where it is discarded;
+    without the cards to pay, and with Tzolk'in (A9) removing 1 at most, only the second."""
+    st = _timeline_phase(["A3"], ["C25"], {"C25": 2}, ["C2", "C4"], lost=4)
+    windows = last_windows(st)
+    assert windows is not None and len(windows) == 2
+    cards = st.book.cards
+    assert sorted("C25" in [cards[c].code for c in w.start.past] for w in windows) \
+        == [False, True]
+    assert {(w.lost_lo, w.lost_hi) for w in windows} == {(4, 4)}
+    poor = last_windows(_timeline_phase(["A3", "A9"], ["C25"], {"C25": 2}, ["C2"], lost=2))
+    assert poor is not None and len(poor) == 1
+    assert (poor[0].lost_lo, poor[0].lost_hi) == (2, 2)
+    assert "C25" not in [cards[c].code for c in poor[0].start.past]
+
+
+def test_the_window_inside_the_decline_phase() -> None:
+    """Asked at the order of declines (the decline phase under way), the window opens: the
+    monuments left in space 1 still decline, their knowledge still to convert."""
+    st = _timeline_phase([], ["M1", "C4"], {"M1": 1, "C4": 2}, ["C2"], lost=4)
+    while st.stack[-1][0] != D_DECLINE_ORDER:
+        st.apply(st.legal_actions()[0])
+    windows = last_windows(st)
+    assert windows is not None and len(windows) == 1
+    assert (windows[0].lost_lo, windows[0].lost_hi) == (st.lost + 3, st.lost + 3)
+
+
 def test_what_closes_the_window() -> None:
-    """No window while an action choice is left, when a queued effect may learn (Michaux Stone,
-    A33, with 17 lost knowledge: with 3 it cannot run before the decline, which alone adds
-    lost knowledge), or when a cost is paid from the board (Saqqara Vases, A31, discards
-    itself to move a monument)."""
+    """No window while an action choice is left, when a technology the window may learn does
+    what the window cannot (Michaux Stone, A33, with 17 lost knowledge and T10 available: it
+    moves a monument; with 3 lost knowledge A33 cannot run before the decline, which alone adds
+    lost knowledge), or when a cost is paid from the board (Saqqara Vases, A31, discards itself
+    to move a monument)."""
     action = position(hand=["C2"], timeline={1: ["M1"], 3: ["C3"]}, past=["P1", "M3"],
                       artifacts=["A9"], techs=["T1", "T2", "T5"], time_space=2, time_visits=2,
                       turn=15, tiles=[None] * 9)
     assert last_window(action) is None
-    assert last_window(_timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=17)) is None
-    assert last_window(_timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=3)) \
-        is not None
+    assert last_windows(_timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=17,
+                                        tiles=("T3", "T10"))) is None
+    assert last_window(_timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=3,
+                                       tiles=("T3", "T10"))) is not None
     assert last_window(_timeline_phase(["A31", "A9"], ["M1"], {"M1": 2}, ["C2"])) is None
+
+
+def test_a_learn_opens_a_window_per_technology() -> None:
+    """Michaux Stone (A33) with 17 lost knowledge may learn in the window: one window where it
+    learns nothing and one per available technology whose requirement may hold (T37 asks for
+    at most 3 lost knowledge: none), each from a start with that technology learned and with
+    its immediate effect counted (T3 looks at 5 cards; T9 removes 2 lost knowledge)."""
+    st = _timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=17,
+                         tiles=("T3", "T9", "T30", "T37"))
+    windows = last_windows(st)
+    assert windows is not None
+    codes = st.book.cards
+    learned = [sorted(codes[t].code for t in w.start.techs) for w in windows]
+    assert learned == [["T1", "T2", "T5"], ["T1", "T2", "T3", "T5"], ["T1", "T2", "T5", "T9"],
+                       ["T1", "T2", "T30", "T5"]]
+    assert [w.draws for w in windows] == [0, 5, 0, 0]
+    # M1's 2 knowledge declines (A9 removes none: it asks for at most 3 lost knowledge, and
+    # T9's 2 removals leave 15); T9 may remove 2
+    assert [(w.lost_lo, w.lost_hi) for w in windows] == [(19, 19), (19, 19), (17, 19), (19, 19)]
+    assert last_window(st) is None  # more than one
+
+
+def test_a_buried_technology_opens_a_window_per_choice() -> None:
+    """T27 (learnable with 5 monuments in the Past) buries an available Level II technology:
+    one window per technology it may bury, each start with it at the bottom of the pile."""
+    st = _timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=17,
+                         tiles=("T27", "T30", "T44"),
+                         past=("P1", "M3", "M4", "M5", "M6"))
+    windows = last_windows(st)
+    assert windows is not None
+    cards = st.book.cards
+    bury = [w for w in windows if any(cards[t].code == "T27" for t in w.start.techs)]
+    assert len(windows) == 5 and len(bury) == 2
+    # the buried one lies at the bottom of the Level II pile
+    assert sorted(cards[w.start.tech_decks[1][0]].code for w in bury) == ["T30", "T44"]
 
 
 def test_a_short_deck_closes_the_window() -> None:
@@ -212,7 +320,7 @@ def test_the_window_bound_is_gated() -> None:
 def test_asks_with_no_window_close_the_gate() -> None:
     """An ask where no window opens costs as much as finding out (a passive run to turn 16):
     it counts as one that did not prune, so a search whose windows never open stops asking."""
-    closed = _timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=17)
+    closed = _timeline_phase(["A31", "A9"], ["M1"], {"M1": 2}, ["C2"])
     st = _timeline_phase(["A3", "A9"], ["M1"], {"M1": 3}, ["C2", "C4", "C5", "M7"], lost=2)
     pool = PoolFactsCache()
     gate = SimpleGate(SimpleGatePolicy(calls=2, rate=0.5, probe=4))
@@ -234,3 +342,20 @@ def test_asks_before_the_window_do_not_count() -> None:
     assert [gate.window(action, pool) for _ in range(5)] == [None] * 5
     assert gate.window_seen == [0, 0, 0]
     assert None not in [gate.window(st, pool) for _ in range(4)]
+
+
+def test_a_better_incumbent_reaches_the_gate() -> None:
+    """Told of a better incumbent during the search (`SimpleGate.improved`), the window bound
+    weighs against it: started below the bound it answers "above" at once; once the incumbent
+    reaches the bound it answers the bound (which prunes), and the calls count as prunes."""
+    st = _timeline_phase(["A3", "A9"], ["M1"], {"M1": 3}, ["C2", "C4", "C5", "M7"], lost=2)
+    pool = PoolFactsCache()
+    exact = window_bound(st, pool.facts(st), pool.memo)
+    assert exact is not None
+    gate = SimpleGate(SimpleGatePolicy(calls=2, rate=0.5, probe=4))
+    gate.start_search(float(exact) - 1)
+    assert gate.window(st, pool) == ABOVE
+    gate.improved(float(exact))
+    gate.improved(float(exact) - 3)  # a lower value never lowers it
+    assert [gate.window(st, pool) for _ in range(4)] == [exact] * 4
+    assert gate.window_seen[:2] == [5, 4]

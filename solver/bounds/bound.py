@@ -39,6 +39,11 @@ class Bound(Protocol):
         """An exact search starts with this incumbent value (a budget may be reset)."""
         ...
 
+    def improved(self, value: float) -> None:
+        """The search's incumbent rose to `value` (a line reaching it is known): what the
+        bound asks only where it may prune is weighed against it from now on."""
+        ...
+
     def plan_order(self, st: GameState, actions: Sequence[int]) -> Sequence[int]:
         """Move-ordering hints from what the bound learned (a permutation of `actions`)."""
         ...
@@ -68,6 +73,9 @@ class SimpleBound:
 
     def start_search(self, incumbent: float | None) -> None:
         self.gate.start_search(incumbent)
+
+    def improved(self, value: float) -> None:
+        self.gate.improved(value)
 
     def plan_order(self, st: GameState, actions: Sequence[int]) -> Sequence[int]:
         return actions

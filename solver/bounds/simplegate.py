@@ -67,6 +67,11 @@ class SimpleGate:
         """A search starts: prunes are counted against `incumbent` (None: nothing prunes)."""
         self.threshold = -math.inf if incumbent is None else incumbent
 
+    def improved(self, value: float) -> None:
+        """The search's incumbent rose to `value`: prunes are counted against it, and the
+        window bound stops early above it."""
+        self.threshold = max(self.threshold, value)
+
     def ask(self, st: GameState) -> int:
         """Whether to ask the simple bound at `st`: ``CLOSED`` (no: answer ``inf``), else the
         count to hand `asked` with the value (``ALWAYS`` after the last decline)."""

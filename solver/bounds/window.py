@@ -10,31 +10,35 @@ pay, every split of its removals, to reach turn-16 starts that the bound prunes 
 
 Often what is left of turn 15 once its action phase is over (its *window*: the Timeline phase,
 the decline phase, the technology phase; RULES.md section 4) can change only a few things. When
-every effect still to run in the window can only draw (``draw``), pay from the hand (``pay``),
-remove knowledge from monuments (``remove_knowledge``) or remove lost knowledge
-(``discard_lost``), the monuments of space 1 have no decline effect but of those kinds, no chest
-is under the board, and the technology phase needs no choice (no middle-of-game flip), every
-line from the position
-reaches a turn-16 start that agrees with one reached by declining every optional effect
-(`passive_start`) in everything but:
+every effect still to run in the window can only draw (``draw``), look at the deck's top and
+keep some (``reveal_keep``), pay from the hand (``pay``), remove knowledge from monuments
+(``remove_knowledge``), remove lost knowledge (``discard_lost``) or learn one technology
+(``learn``, at most one in the window: A33 Michaux Stone's), the monuments of space 1 have no
+decline effect but of those kinds, no chest is under the board, and the technology phase needs
+no choice (no middle-of-game flip), every line from the position that learns a given
+technology, or none, reaches a turn-16 start that agrees with one reached by declining every
+optional effect but that Learn (`passive_starts`) in everything but:
 
-* the hand, the deck and the discard pile: the window's draws take at most `Window.draws`
-  cards, from the deck's top (section 5: no effect puts a card back; the pile is shuffled in
-  only once the deck is empty, which the window cannot reach here); its costs move cards from
-  the hand to the discard pile. No card enters play (no Create runs) and no card leaves it
-  but the monuments of space 1, which decline (section 4C step 2) whatever was chosen;
+* the hand, the deck and the discard pile: the window's draws and looks take at most
+  `Window.draws` cards, from the deck's top (section 5: no effect puts a card back; the pile
+  is shuffled in only once the deck is empty, which the window cannot reach here); its costs
+  move cards from the hand to the discard pile. No card enters play (no Create runs) and no
+  card leaves it but the monuments of space 1, which decline (section 4C step 2) whatever was
+  chosen;
 * the knowledge on monuments, which the simple bound never reads;
 * lost knowledge, which grows only by the knowledge left on the monuments that decline
   (section 4C step 2; D22: every other change is a removal) and falls only by removals: it
   ends between `Window.lost_lo` and `Window.lost_hi`.
 
-The Past, the technologies and their tiles (no Learn runs: the technology phase rolls the next
-value of the fixed die sequence, section 4D), the Timeline, the artifacts and the chests are the
-same. The Timeline effects that the window cannot run are those whose condition needs more lost
-knowledge than there is now: lost knowledge does not grow before the decline phase, and the
-Timeline phase comes first (section 4B).
+The Past, the technologies and their tiles (the Learn, if any, takes the same technology from
+the same tiles whenever it runs, and what the technology's immediate effect buries is followed
+choice by choice; the technology phase rolls the next value of the fixed die sequence, section
+4D), the Timeline, the artifacts and the chests are the same. The Timeline effects that the
+window cannot run are those whose condition needs more lost knowledge than there is now (lost
+knowledge does not grow before the decline phase, and the Timeline phase comes first, section
+4B), and what follows a payment of more cards than the hand can ever hold in the window.
 
-So the simple bound of the passive start with its lost knowledge set to each value of the range,
+So the simple bound of each passive start with its lost knowledge set to each value of its range,
 and with the cards that may be in play before the end counted for every hand at once
 (`present_for_all`: the cards in play or in hand now, the deck's top down to the window's draws
 plus what turn 16 can take with the hand at its fewest cards, counted as in
@@ -50,7 +54,7 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from solver.bounds.reachable import ReachMemo, lost_needed, reach
+from solver.bounds.reachable import ReachMemo, reach
 from solver.bounds.simple import (
     NO_LINE,
     TAKE_ROUNDS,
@@ -58,63 +62,57 @@ from solver.bounds.simple import (
     last_decline_now,
     simple_upper_bound,
 )
-from solver.bounds.takes import action_takes, enters_after_actions, steps_take
+from solver.bounds.takes import action_takes, enters_after_actions
+from solver.bounds.windowwork import (
+    Work,
+    hand_most,
+    learn_work,
+    tally,
+    window_learnable,
+    zeroings,
+)
 from solver.engine import actions as A
-from solver.engine.cards import Effect, Step, all_steps
-from solver.engine.conditions import count
+from solver.engine.flow import settle
 from solver.engine.frames import (
     D_ACTION,
     D_DECLINE_ORDER,
     D_DISCARD_VAR,
+    D_LEARN,
     D_NUMBER,
     D_ORDER,
     D_PAY,
+    D_PICK,
     D_REMOVE,
     D_TARGET,
+    D_TECH_PICK,
     D_YESNO,
-    F_DECLINE_PHASE,
-    F_EFFECT,
-    F_STEPS,
-    F_TECH_PHASE,
-    F_TURN_END,
 )
+from solver.engine.learn import learn_choose
 from solver.engine.setup import turns_for
-from solver.engine.state import CHEST_BASE, HAND_LIMIT, GameState
-from solver.engine.targets import PAIR_FIRST, REMOVAL_PURPOSES
+from solver.engine.state import HAND_LIMIT, GameState
+from solver.engine.techeffects import BURY
 from solver.frozen import Frozen
 
-#: What an effect still to run in the window may do (see the module).
-WINDOW_OPS: Final = frozenset({"draw", "pay", "remove_knowledge", "discard_lost"})
-#: The frames the window may hold: the phases still to come and the effects of the Timeline
-#: phase with the decisions they ask (an order, a "you may", a payment, a removal, a number of
-#: lost knowledge, a discard).
-WINDOW_FRAMES: Final = frozenset({
-    F_TURN_END, F_TECH_PHASE, F_DECLINE_PHASE, D_ORDER, F_EFFECT, F_STEPS, D_YESNO, D_PAY,
-    D_REMOVE, D_TARGET, D_NUMBER, D_DISCARD_VAR, D_DECLINE_ORDER})
 #: The decisions `passive_start` answers on its way to turn 16 (the window's and the decline
 #: order); any other one (a middle-of-game flip) ends it without a start.
 PASSIVE_DECISIONS: Final = frozenset({
-    D_ORDER, D_YESNO, D_PAY, D_REMOVE, D_TARGET, D_NUMBER, D_DISCARD_VAR, D_DECLINE_ORDER})
+    D_ORDER, D_YESNO, D_PAY, D_REMOVE, D_TARGET, D_NUMBER, D_DISCARD_VAR, D_DECLINE_ORDER,
+    D_PICK})
 #: The decisions at which `window_bound` is asked: where an effect of the Timeline phase or a
 #: decline begins (an order of effects, a lone "you may", an order of declines).
 WINDOW_ASKED: Final = frozenset({D_ORDER, D_YESNO, D_DECLINE_ORDER})
 PASSIVE_STEPS: Final = 400  # decisions at most on the way (a window asks far fewer)
-#: Counters that the window's effects change (`_cannot_run`).
-WINDOW_COUNTERS: Final = frozenset({"hand", "hand.artifact", "tl_tokens", "self.tokens"})
+#: The most turn-16 starts `passive_starts` follows from one position (one per choice of a
+#: technology to bury).
+PASSIVE_STARTS: Final = 16
 #: `window_bound`'s answer once it is known to exceed its caller's threshold (a bound still).
 ABOVE: Final = 1_000_000
 #: Simple bounds of passive starts kept (`ReachMemo.window`; then forgotten at once).
 WINDOW_KEPT: Final = 1 << 16
 #: The widest range of lost knowledge bounded value by value.
 LOST_SPAN: Final = 12
-#: A32 Elongated Skulls: 2 cards per full 3 knowledge that became lost in the decline phase.
-SKULLS: Final = "elongated_skulls"
-SKULLS_DRAW: Final = 2
-SKULLS_PER: Final = 3
-#: Costs paid from the hand (`solver.engine.costs`); the others discard from the board.
-HAND_COSTS: Final = frozenset({"discard_hand", "discard_hand_up_to"})
-
-
+#: The most such monuments of space 1 followed (each one doubles the starts).
+VANISHERS: Final = 2
 @dataclass(frozen=True)
 class Window(Frozen):
     """What the window of a position leaves open (see the module).
@@ -134,174 +132,130 @@ class Window(Frozen):
     hand_least: int
 
 
-def _cannot_run(st: GameState, e: Effect, source: int, lost_least: int) -> bool:
-    """Whether the condition of `e`, queued in the Timeline phase of `st`'s window, can never
-    hold when it resolves: a clause on lost knowledge that asks for at least a value above it
-    now (it does not grow before the decline phase) or for at most a value below
-    `lost_least` (the least it can fall to before the decline phase), or a clause on a
-    counter that nothing in the window changes (the Past, the Timeline and its places, the
-    technologies, the artifacts: no Create, decline, Learn or move runs in the Timeline
-    phase) that fails now. The hand and the knowledge on monuments change."""
-    for clause in e.condition:
-        counter = clause.counter
-        if counter in WINDOW_COUNTERS:
-            continue
-        if counter == "lost":
-            if clause.op in (">=", ">"):
-                if not clause.holds(st.lost):
-                    return True
-            elif clause.op in ("<=", "<") and not clause.holds(lost_least):
-                return True
-            continue
-        if not clause.holds(count(st, counter, source)):
-            return True
-    return False
-
-
-class _Work:
-    """A tally of the work the window can still do (`last_window`): the most cards it takes
-    from the deck, pays from the hand, knowledge it removes from the monuments of space 1,
-    lost knowledge it removes; `fits` False once some work falls outside the window."""
-
-    def __init__(self, tokens: int) -> None:
-        self.tokens = tokens  # on the monuments of space 1: no removal counts for more
-        self.fits = True
-        self.draws = 0
-        self.paid = 0
-        self.removed = 0
-        self.lost = 0
-
-    def steps(self, steps: tuple[Step, ...]) -> None:
-        """Add what running `steps` once can do."""
-        for s in all_steps(steps):
-            if s.op not in WINDOW_OPS:
-                self.fits = False
-            elif s.op == "pay":
-                if s.cost not in HAND_COSTS:
-                    self.fits = False  # a cost paid from the board changes what is in play
-                self.paid += s.amount
-            elif s.op == "remove_knowledge":
-                # from each monument, from two, or from one (or a pool split among several)
-                if s.per is not None or s.target == "each":
-                    self.removed += self.tokens
-                else:
-                    self.removed += s.amount * (2 if s.target == "pair" else 1)
-            elif s.op == "discard_lost":
-                if s.per is not None:
-                    self.fits = False
-                self.lost += s.amount
-        self.draws += steps_take(steps)
-
-    def effect(self, st: GameState, e: Effect, source: int, lost_least: int) -> None:
-        """Add effect `e` of card `source`, queued in the Timeline phase; one whose condition
-        cannot hold (`_cannot_run`) does nothing."""
-        if lost_needed(e) > st.lost or _cannot_run(st, e, source, lost_least):
-            return
-        if e.trigger is not None or e.special is not None:
-            self.fits = False
-        else:
-            self.steps(e.steps)
-
-
-def _tally(st: GameState, lost_least: int) -> _Work:
-    """The `_Work` of the window of `st` (see `last_window`), conditions on at most so much
-    lost knowledge read against `lost_least`."""
-    cards = st.book.cards
-    space1 = st.space_monuments(1)
-    work = _Work(sum(st.tokens[m] for m in space1))
-    for fr in st.stack:
-        kind = fr[0]
-        if kind not in WINDOW_FRAMES or (kind == D_TARGET and fr[2] not in REMOVAL_PURPOSES):
-            work.fits = False  # an action choice, the Timeline phase still to queue, a move...
-        elif kind == F_STEPS:
-            work.steps(fr[2][fr[3]:])
-        elif kind == D_YESNO:
-            work.steps(fr[2])
-        elif kind == D_PAY:
-            work.paid += fr[1]  # a payment under way: the cards still to pay
-        elif kind == D_REMOVE:  # a removal under way: the tokens still to remove
-            work.removed += fr[2]
-        elif kind == D_TARGET:  # a removal's target being chosen (of two for a pair)
-            work.removed += fr[4] * (2 if fr[2] == PAIR_FIRST else 1)
-        elif kind == D_NUMBER:  # lost knowledge to remove, being chosen
-            work.lost += fr[1]
-        elif kind == D_DISCARD_VAR:  # "up to" a number of cards, then its steps
-            work.steps(fr[2])
-            work.paid += max(0, fr[3] - fr[4])
-        elif kind in (F_EFFECT, D_ORDER):
-            items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1]
-            for c, i in items:
-                if c >= CHEST_BASE:
-                    work.fits = False
-                else:
-                    work.effect(st, cards[c].effects[i], c, lost_least)
-        if not work.fits:
-            return work
-    for m in space1:  # they decline (section 4C step 2): their decline effects run
-        for e in cards[m].effects:
-            if e.moment != "decline":
-                continue
-            if e.trigger is not None or e.special is not None:
-                work.fits = False
-            else:
-                work.steps(e.steps)
-    if any(e.special == SKULLS for c in st.in_play() for e in cards[c].effects):
-        work.draws += SKULLS_DRAW * (work.tokens // SKULLS_PER)
-    return work
-
-
-def last_window(st: GameState) -> Window | None:
-    """The `Window` of `st`, or None when the module's conditions do not hold: turn 15 (the
-    turn before the last) with its action phase over and its Timeline phase's effects queued,
-    only the window's kinds of work left, no chest under the board, no decline effect in space
-    1 but the window's kinds, and a passive start reached. Lost knowledge ends at most at its
-    value now plus the knowledge on the monuments of space 1, and at least at its value plus
-    what of that knowledge the window's removals cannot take less the lost knowledge it can
-    remove (each removal takes at most its amount, whenever it runs; a first tally, every
+def last_windows(st: GameState) -> tuple[Window, ...] | None:
+    """The `Window` of `st`, one per technology the window may learn and one where it learns
+    none, or None when the module's conditions do not hold: turn 15 (the turn before the last)
+    with its action phase over and its Timeline phase's effects queued, only the window's kinds
+    of work left, no chest under the board, no decline effect in space 1 but the window's
+    kinds, at most one Learn, and a passive start reached for each. Lost knowledge ends at most
+    at its value now plus the knowledge on the monuments of space 1, and at least at its value
+    plus what of that knowledge the window's removals cannot take less the lost knowledge it
+    can remove (each removal takes at most its amount, whenever it runs; a first tally, every
     condition on at most so much lost knowledge taken as holding, gives the least lost
-    knowledge before the decline phase; the second reads those conditions against it)."""
+    knowledge before the decline phase; the second reads those conditions against it).
+
+    A Learn (A33 Michaux Stone's) takes one of the technologies available now (`window_learnable`):
+    nothing else in the window changes the tiles before it (the technology phase comes last),
+    and taking a given technology changes them the same way whenever it is taken (section 5:
+    the tile's last card is discarded and the tile refilled from the pile). What that
+    technology's immediate effect and the Learn's reactions can do is added to the window's
+    work (`learn_work`), and its start is the passive one that learns it."""
     if st.over or st.chests_under:
         return None
     last = turns_for(st.setup.time_space)
     if st.turn != last - 1 or not last_decline_now(st):
         return None
-    first = _tally(st, 0)
-    if not first.fits:
+    first = tally(st, 0, True)
+    if not first.fits or first.learns > 1 or (first.learns and st.in_decline):
         return None
-    work = _tally(st, max(0, st.lost - first.lost))
-    if work.draws >= len(st.deck):
-        return None  # the deck could run out: the discard pile would come back
-    hi = st.lost + work.tokens
-    lo = max(0, st.lost + max(0, work.tokens - work.removed) - work.lost)
-    if hi - lo > LOST_SPAN:
+    if len(first.vanishers) > VANISHERS:
         return None
-    start = passive_start(st, last)
-    if start is None:
+    learning = first.learns > 0
+    firsts = {t: learn_work(st, t, 0, first.tokens)
+              for t in (window_learnable(st, first.free, 0) if learning else [])}
+    most_lost = first.lost + max((w.lost for w in firsts.values()), default=0)
+    lost_least = max(0, st.lost - most_lost)
+    work = tally(st, lost_least, learning, hand_most(st, first.draws))
+    if work.learns > 1:
         return None
-    return Window(start, lo, hi, work.draws, max(0, len(st.hand) - work.paid))
+    branches: list[tuple[int, Work]] = [(-1, work)]
+    for t in window_learnable(st, work.free, lost_least) if work.learns else []:
+        most = hand_most(st, first.draws + firsts[t].draws)
+        branches.append((t, tally(st, lost_least, learning, most).plus(
+            learn_work(st, t, lost_least, work.tokens, most))))
+    out: list[Window] = []
+    for tech, w in branches:
+        if not w.fits or w.draws >= len(st.deck):
+            return None  # the deck could run out: the discard pile would come back
+        hi = st.lost + w.converted
+        lo = max(0, st.lost + max(0, w.converted - w.removed) - w.lost)
+        if hi - lo > LOST_SPAN:
+            return None
+        for zeroed in zeroings(st, w):
+            starts = passive_starts(st, last, tech, zeroed)
+            if starts is None:
+                return None
+            out.extend(Window(start, lo, hi, w.draws, max(0, len(st.hand) - w.paid))
+                       for start in starts)
+    return tuple(out)
 
 
-def passive_start(st: GameState, last: int) -> GameState | None:
-    """The start of turn `last` reached from `st` by declining every "you may", stopping every
-    "up to" removal and taking the first option elsewhere; None if another kind of decision
-    comes on the way."""
-    s = st.clone()
-    for _ in range(PASSIVE_STEPS):
-        if s.over:
-            return None
-        top = s.stack[-1][0] if s.stack else -1
-        if s.turn == last and top == D_ACTION:
-            return s
-        if top not in PASSIVE_DECISIONS:
-            return None
-        legal = s.legal_actions()
-        if A.NO in legal:
-            s.apply(A.NO)
-        elif A.DONE in legal:
-            s.apply(A.DONE)
+def last_window(st: GameState) -> Window | None:
+    """The one `Window` of `st` when the window learns nothing (`last_windows`), else None."""
+    ws = last_windows(st)
+    return ws[0] if ws is not None and len(ws) == 1 else None
+
+
+def passive_starts(st: GameState, last: int, tech: int = -1,
+                   zeroed: tuple[int, ...] = ()) -> list[GameState] | None:
+    """The starts of turn `last` reached from `st` by declining every "you may", stopping every
+    "up to" removal, learning `tech` (a technology, or -1: learning none), burying each
+    technology in turn where the learned one buries one (T27) and taking the first option
+    elsewhere; None if another kind of decision comes on the way, `tech` is not learned, a
+    second Learn comes or there are more than `PASSIVE_STARTS` of them.
+
+    `tech` is learned as the rules run a Learn of it whether or not its requirement holds in
+    this order of the window (a line that learns it meets it in its own order: `window_learnable`),
+    and is the only technology learned: a line that learns `tech` differs from this one only in
+    the order of its effects and in what `Window` leaves open."""
+    out: list[GameState] = []
+    first = st.clone()
+    for m in zeroed:  # as if removals took their knowledge (`zeroings`)
+        first.tokens[m] = 0
+    todo = [(first, tech < 0)]
+    while todo:
+        s, learned = todo.pop()
+        for _ in range(PASSIVE_STEPS):
+            if s.over:
+                return None
+            top = s.stack[-1][0] if s.stack else -1
+            if s.turn == last and top == D_ACTION:
+                if not learned:
+                    return None
+                out.append(s)
+                if len(out) > PASSIVE_STARTS:
+                    return None
+                break
+            if top == D_LEARN:
+                if learned:
+                    if tech >= 0 or A.NO not in s.legal_actions():
+                        return None
+                    s.apply(A.NO)
+                else:
+                    learn_choose(s, s.stack.pop(), A.CARD_CODE | tech)
+                    settle(s)
+                    learned = True
+                continue
+            if top == D_TECH_PICK and s.stack[-1][1] == BURY:
+                legal = s.legal_actions()
+                for a in reversed(legal[1:]):
+                    branch = s.clone()
+                    branch.apply(a)
+                    todo.append((branch, learned))
+                s.apply(legal[0])
+                continue
+            if top not in PASSIVE_DECISIONS:
+                return None
+            legal = s.legal_actions()
+            if A.NO in legal:
+                s.apply(A.NO)
+            elif A.DONE in legal:
+                s.apply(A.DONE)
+            else:
+                s.apply(legal[0])
         else:
-            s.apply(legal[0])
-    return None
+            return None
+    return out
 
 
 def present_for_all(w: Window, st: GameState, facts: PoolFacts,
@@ -356,24 +310,25 @@ def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,
     rest (the least lost knowledge first: it is the one most often worth most)."""
     if not window_moment(st):
         return None
-    w = last_window(st)
-    if w is None:
+    windows = last_windows(st)
+    if windows is None:
         return None
-    present = present_for_all(w, st, facts, memo)
-    cards = None if present is None else frozenset(present)
     best = NO_LINE
-    for lost in range(w.lost_lo, w.lost_hi + 1):
-        s = _bare(w.start, lost)
-        key = (s.key(), cards)
-        value = memo.window.get(key)
-        if value is None:
-            value = simple_upper_bound(s, facts, memo, True, present)
-            if len(memo.window) >= WINDOW_KEPT:
-                memo.window.clear()
-            memo.window[key] = value
-        best = max(best, value)
-        if best > above:
-            return ABOVE
+    for w in windows:
+        present = present_for_all(w, st, facts, memo)
+        cards = None if present is None else frozenset(present)
+        for lost in range(w.lost_lo, w.lost_hi + 1):
+            s = _bare(w.start, lost)
+            key = (s.key(), cards)
+            value = memo.window.get(key)
+            if value is None:
+                value = simple_upper_bound(s, facts, memo, True, present)
+                if len(memo.window) >= WINDOW_KEPT:
+                    memo.window.clear()
+                memo.window[key] = value
+            best = max(best, value)
+            if best > above:
+                return ABOVE
     return best
 
 

@@ -122,6 +122,7 @@ class _Search(Generic[S]):
         self.config = config
         self.order = order
         self.bound = game.upper_bound
+        self.improved = game.improved
         self.key = game.search_key
         memory = None if config.tt_memory_mb is None else int(config.tt_memory_mb * MB)
         self.table = TranspositionTable(config.tt_capacity, memory) if config.transpositions else None
@@ -137,7 +138,10 @@ class _Search(Generic[S]):
     def _out_of_time(self) -> bool:
         cfg = self.config
         if cfg.shared_best is not None:
-            self.best_value = max(self.best_value, cfg.shared_best())
+            shared = cfg.shared_best()
+            if shared > self.best_value:  # another worker's line: the bound hears of it too
+                self.best_value = shared
+                self.improved(shared)
         if cfg.max_seconds is not None and time.monotonic() - self.start >= cfg.max_seconds:
             return True
         return cfg.should_stop is not None and cfg.should_stop()
@@ -148,6 +152,7 @@ class _Search(Generic[S]):
             self.found = True
             self.best_value = self.found_value = value
             self.best_line = [*self.path, *tail]
+            self.improved(value)
             if self.config.on_improve is not None:
                 self.config.on_improve(value)
 

@@ -116,6 +116,11 @@ class Game(Protocol[S_contra]):
         """How far a terminal is from meeting its hard constraints (0: met or unknown)."""
         ...
 
+    def improved(self, value: float) -> None:
+        """The exact search's incumbent rose to `value` (its own line, or another worker's):
+        a bound that spends only where it may prune can weigh against it."""
+        ...
+
 
 class PlainGame(Generic[S]):
     """The neutral hooks: no bound, the exact key, the action as its own code, no prior."""
@@ -146,6 +151,9 @@ class PlainGame(Generic[S]):
 
     def shortfall(self, state: S) -> float:
         return 0.0
+
+    def improved(self, value: float) -> None:
+        return None
 
 
 class SelfBoundedGame(PlainGame[B]):

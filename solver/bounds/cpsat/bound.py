@@ -189,6 +189,13 @@ class CpsatBound:
         self.spent_calls = 0
         self.simple_gate.start_search(incumbent)
 
+    def improved(self, value: float) -> None:
+        """The search's incumbent rose to `value`: CP-SAT is weighed against it (where the
+        simple bound is at or below it the search prunes anyway), and so is the simple
+        bound's gate."""
+        self.threshold = max(self.threshold, value)
+        self.simple_gate.improved(value)
+
     def root(self, st: GameState) -> BoundResult:
         """The bound of the position a solve starts from, with the root budget (and at most
         `root_seconds` of a time-limited solve)."""

@@ -1,0 +1,334 @@
+"""What the window of the last decline can still do (`solver.bounds.window`): a tally of the
+work its effects may do, read from the stack and the monuments of space 1 (`tally`), with the
+technologies a Learn in it may take (`window_learnable`) and what each adds (`learn_work`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Final
+
+from solver.bounds.reachable import lost_needed
+from solver.bounds.takes import steps_take
+from solver.engine.cards import Effect, Step, all_steps
+from solver.engine.conditions import count
+from solver.engine.frames import (
+    D_DECLINE_ORDER,
+    D_DISCARD_VAR,
+    D_NUMBER,
+    D_ORDER,
+    D_PAY,
+    D_REMOVE,
+    D_TARGET,
+    D_YESNO,
+    F_DECLINE_FINISH,
+    F_DECLINE_NEXT,
+    F_DECLINE_PHASE,
+    F_EFFECT,
+    F_ELONGATED,
+    F_LEARN_TRIGGERS,
+    F_SLIDE,
+    F_STEPS,
+    F_TECH_PHASE,
+    F_TURN_END,
+)
+from solver.engine.learn import candi_sukuh_in_timeline
+from solver.engine.state import CHEST_BASE, HAND_LIMIT, GameState
+from solver.engine.targets import PAIR_FIRST, REMOVAL_PURPOSES
+
+#: What an effect still to run in the window may do (see `solver.bounds.window`).
+WINDOW_OPS: Final = frozenset({"draw", "pay", "remove_knowledge", "discard_lost", "reveal_keep"})
+#: What a technology learned in the window may do besides: put an available technology under
+#: its level's pile (T27; `passive_starts` follows every choice).
+LEARNED_OPS: Final = frozenset({"bury_tech"})
+#: The frames the window may hold: the phases still to come and the effects of the Timeline
+#: phase with the decisions they ask (an order, a "you may", a payment, a removal, a number of
+#: lost knowledge, a discard), and the steps of a decline phase under way (the next decline,
+#: the end of one, Elongated Skulls' draw, the slide).
+WINDOW_FRAMES: Final = frozenset({
+    F_TURN_END, F_TECH_PHASE, F_DECLINE_PHASE, D_ORDER, F_EFFECT, F_STEPS, D_YESNO, D_PAY,
+    D_REMOVE, D_TARGET, D_NUMBER, D_DISCARD_VAR, D_DECLINE_ORDER, F_LEARN_TRIGGERS,
+    F_DECLINE_NEXT, F_DECLINE_FINISH, F_ELONGATED, F_SLIDE})
+
+#: Counters that the window's effects change (`cannot_run`).
+WINDOW_COUNTERS: Final = frozenset({"hand", "hand.artifact", "tl_tokens", "self.tokens"})
+#: Counters of the technologies (a Learn in the window changes them).
+TECH_COUNTERS: Final = "techs."
+
+#: A32 Elongated Skulls: 2 cards per full 3 knowledge that became lost in the decline phase.
+SKULLS: Final = "elongated_skulls"
+SKULLS_DRAW: Final = 2
+SKULLS_PER: Final = 3
+#: C25-C29's decline effect: a monument that still holds knowledge is discarded instead.
+VANISH: Final = "vanish_if_knowledge"
+
+#: Costs paid from the hand (`solver.engine.costs`); the others discard from the board.
+HAND_COSTS: Final = frozenset({"discard_hand", "discard_hand_up_to"})
+
+def cannot_run(st: GameState, e: Effect, source: int, lost_least: int,
+                learning: bool) -> bool:
+    """Whether the condition of `e`, queued in the Timeline phase of `st`'s window, can never
+    hold when it resolves: a clause on lost knowledge that asks for at least a value above it
+    now (it does not grow before the decline phase) or for at most a value below
+    `lost_least` (the least it can fall to before the decline phase), or a clause on a
+    counter that nothing in the window changes (the Past, the Timeline and its places, the
+    artifacts: no Create, decline or move runs in the Timeline phase; the technologies too
+    unless the window may learn one, `learning`) that fails now. The hand and the knowledge
+    on monuments change. In the decline phase lost knowledge and the Past grow with each
+    decline: no condition is read there."""
+    if st.in_decline:
+        return False
+    for clause in e.condition:
+        counter = clause.counter
+        if counter in WINDOW_COUNTERS or (learning and counter.startswith(TECH_COUNTERS)):
+            continue
+        if counter == "lost":
+            if clause.op in (">=", ">"):
+                if not clause.holds(st.lost):
+                    return True
+            elif clause.op in ("<=", "<") and not clause.holds(lost_least):
+                return True
+            continue
+        if not clause.holds(count(st, counter, source)):
+            return True
+    return False
+
+
+class Work:
+    """A tally of the work the window can still do (`last_windows`): the most cards it takes
+    from the deck, pays from the hand, knowledge it removes from the monuments of space 1,
+    lost knowledge it removes, technologies it may learn (`learns`; `free` if one of them
+    needs no requirement); `fits` False once some work falls outside the window."""
+
+    def __init__(self, tokens: int, learning: bool = False, learned: bool = False,
+                 hand_most: int = HAND_LIMIT) -> None:
+        self.tokens = tokens  # on the monuments of space 1: no removal counts for more
+        self.hand_most = hand_most  # the most cards the hand can hold in the window
+        self.learning = learning  # whether a Learn may come before an effect resolves
+        self.learned = learned  # a learned technology's effects: `LEARNED_OPS` fit too
+        self.fits = True
+        self.draws = 0
+        self.paid = 0
+        self.removed = 0
+        self.lost = 0
+        self.learns = 0
+        self.free = False
+        # monuments of space 1 with knowledge that are discarded if they decline with any
+        # (C25-C29, `VANISH`): their knowledge never becomes lost knowledge
+        self.vanishers: list[int] = []
+        self.converted = tokens  # the most knowledge the decline phase converts
+
+    def plus(self, other: Work) -> Work:
+        """The work of both tallies (`other`: a learned technology's, `learn_work`)."""
+        out = Work(self.tokens, self.learning, False, self.hand_most)
+        out.fits = self.fits and other.fits
+        out.draws = self.draws + other.draws
+        out.paid = self.paid + other.paid
+        out.removed = self.removed + other.removed
+        out.lost = self.lost + other.lost
+        out.learns = self.learns + other.learns
+        out.free = self.free or other.free
+        out.vanishers = self.vanishers
+        out.converted = self.converted
+        return out
+
+    def steps(self, steps: tuple[Step, ...]) -> None:
+        """Add what running `steps` once can do (`_payable`: not what follows a payment the
+        hand can never make)."""
+        steps = self._payable(steps)
+        for s in all_steps(steps):
+            if s.op == "learn":
+                self.learns += s.count
+                self.free = self.free or s.ignore_requirements
+            elif s.op == VANISH:
+                pass  # `tally` lists the card: what it changes is `last_windows`' to follow
+            elif s.op in LEARNED_OPS:
+                self.fits = self.fits and self.learned
+            elif s.op not in WINDOW_OPS:
+                self.fits = False
+            elif s.op == "pay":
+                if s.cost not in HAND_COSTS:
+                    self.fits = False  # a cost paid from the board changes what is in play
+                self.paid += s.amount
+            elif s.op == "remove_knowledge":
+                # from each monument, from two, or from one (or a pool split among several)
+                if s.per is not None or s.target == "each":
+                    self.removed += self.tokens
+                else:
+                    self.removed += s.amount * (2 if s.target == "pair" else 1)
+            elif s.op == "discard_lost":
+                if s.per is not None:
+                    self.fits = False
+                self.lost += s.amount
+        self.draws += steps_take(steps)
+
+    def _payable(self, steps: tuple[Step, ...]) -> tuple[Step, ...]:
+        """`steps` without the payments of more cards from the hand than it ever holds in the
+        window (`hand_most`) and what they pay for: a cost is paid in full or its steps do not
+        run (section 5; `solver.engine.costs.can_pay`)."""
+        out: list[Step] = []
+        changed = False
+        for s in steps:
+            if s.op == "pay" and s.cost == "discard_hand" and s.amount > self.hand_most:
+                changed = True
+                continue
+            then = self._payable(s.then) if s.then else s.then
+            if then is not s.then:
+                s = replace(s, then=then)
+                changed = True
+            out.append(s)
+        return tuple(out) if changed else steps
+
+    def effect(self, st: GameState, e: Effect, source: int, lost_least: int) -> None:
+        """Add effect `e` of card `source`, queued in the Timeline phase; one whose condition
+        cannot hold (`cannot_run`) does nothing."""
+        if cannot_run(st, e, source, lost_least, self.learning) or (
+                not st.in_decline and lost_needed(e) > st.lost):
+            return
+        if e.trigger is not None or e.special is not None:
+            self.fits = False
+        else:
+            self.steps(e.steps)
+
+    def reaction(self, st: GameState, e: Effect, source: int, lost_least: int) -> None:
+        """Add "each time you LEARN" effect `e` of card `source` (its trigger is the Learn),
+        or a learned technology's immediate effect; one whose condition cannot hold does
+        nothing."""
+        if cannot_run(st, e, source, lost_least, True) or (
+                not st.in_decline and lost_needed(e) > st.lost):
+            return
+        if e.special is not None:
+            self.fits = False
+        else:
+            self.steps(e.steps)
+
+
+def tally(st: GameState, lost_least: int, learning: bool,
+           hand_most: int = HAND_LIMIT) -> Work:
+    """The `Work` of the window of `st` (see `last_windows`), conditions on at most so much
+    lost knowledge read against `lost_least`, those on technologies taken as holding if
+    `learning`, payments from the hand against `hand_most` cards in it at most."""
+    cards = st.book.cards
+    space1 = st.space_monuments(1)
+    work = Work(sum(st.tokens[m] for m in space1), learning, False, hand_most)
+    for fr in st.stack:
+        kind = fr[0]
+        if kind not in WINDOW_FRAMES or (kind == D_TARGET and fr[2] not in REMOVAL_PURPOSES):
+            work.fits = False  # an action choice, the Timeline phase still to queue, a move...
+        elif kind == F_STEPS:
+            work.steps(fr[2][fr[3]:])
+        elif kind == D_YESNO:
+            work.steps(fr[2])
+        elif kind == D_PAY:
+            work.paid += fr[1]  # a payment under way: the cards still to pay
+        elif kind == D_REMOVE:  # a removal under way: the tokens still to remove
+            work.removed += fr[2]
+        elif kind == D_TARGET:  # a removal's target being chosen (of two for a pair)
+            work.removed += fr[4] * (2 if fr[2] == PAIR_FIRST else 1)
+        elif kind == D_NUMBER:  # lost knowledge to remove, being chosen
+            work.lost += fr[1]
+        elif kind == D_DISCARD_VAR:  # "up to" a number of cards, then its steps
+            work.steps(fr[2])
+            work.paid += max(0, fr[3] - fr[4])
+        elif kind == F_LEARN_TRIGGERS:  # a Learn's reactions, to be ordered
+            in_play = st.in_play()
+            for c, i in fr[2]:
+                if c in in_play:
+                    work.reaction(st, cards[c].effects[i], c, lost_least)
+        elif kind in (F_EFFECT, D_ORDER):
+            items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1]
+            for c, i in items:
+                if c >= CHEST_BASE:
+                    work.fits = False
+                else:
+                    work.effect(st, cards[c].effects[i], c, lost_least)
+        if not work.fits:
+            return work
+    for m in space1:  # they decline (section 4C step 2): their decline effects run
+        for e in cards[m].effects:
+            if e.moment != "decline":
+                continue
+            if e.trigger is not None or e.special is not None:
+                work.fits = False
+                continue
+            work.steps(e.steps)
+            if (m != st.vanishing and st.tokens[m] and m not in work.vanishers
+                    and any(x.op == VANISH for x in e.steps)):
+                work.vanishers.append(m)
+    kept = sum(st.tokens[m] for m in work.vanishers)
+    if st.vanishing in space1:  # declining now, to be discarded with its knowledge
+        kept += st.tokens[st.vanishing]
+    work.converted = work.tokens - kept
+    if any(e.special == SKULLS for c in st.in_play() for e in cards[c].effects):
+        done = st.converted if st.in_decline else 0  # converted by this phase's declines
+        work.draws += SKULLS_DRAW * ((done + work.converted) // SKULLS_PER)
+    return work
+
+def zeroings(st: GameState, w: Work) -> list[tuple[int, ...]]:
+    """The sets of C25-C29 cards of space 1 (`Work.vanishers`) that the window's removals may
+    leave without knowledge before they decline (each then goes to the Past; any other is
+    discarded with its knowledge): every set whose knowledge the removals can take."""
+    out: list[tuple[int, ...]] = [()]
+    for m in w.vanishers:
+        out += [(*z, m) for z in out if sum(st.tokens[x] for x in z) + st.tokens[m] <= w.removed]
+    return out
+
+
+def hand_most(st: GameState, draws: int) -> int:
+    """The most cards the hand of `st` can hold in a window that draws at most `draws` (no
+    take goes past 10 in hand, D4)."""
+    return min(HAND_LIMIT, len(st.hand) + draws)
+
+def window_learnable(st: GameState, free: bool, lost_least: int) -> list[int]:
+    """The technologies a Learn in the window of `st` may take: the available ones (all of
+    them when the Learn ignores requirements) whose requirement may hold at some moment of the
+    Timeline phase. A clause on the hand is taken as holding (the window's draws and payments
+    change it); on lost knowledge, one asking for at least a value is read against lost
+    knowledge now (it does not grow before the decline phase), one asking for at most a value
+    against `lost_least`; the rest (the Past, the artifacts, the technologies) do not change
+    before the Learn. Candi Sukuh in the Timeline lets one "at least" clause fail by one (D19),
+    as in `solver.engine.learn.learnable`."""
+    techs = sorted(st.available_techs())
+    if free:
+        return techs
+    cards = st.book.cards
+    relax = candi_sukuh_in_timeline(st)
+    out: list[int] = []
+    for t in techs:
+        short = 0  # "at least" clauses failing by one
+        ok = True
+        for clause in cards[t].requirement:
+            counter = clause.counter
+            if counter in WINDOW_COUNTERS:
+                continue
+            if counter == "lost":
+                v = st.lost if clause.op in (">=", ">") else lost_least
+            else:
+                v = count(st, counter, -1)
+            if clause.holds(v):
+                continue
+            if relax and clause.op == ">=" and v >= clause.value - 1:
+                short += 1
+            else:
+                ok = False
+        if ok and short <= 1:
+            out.append(t)
+    return out
+
+
+def learn_work(st: GameState, tech: int, lost_least: int, tokens: int,
+                hand_most: int = HAND_LIMIT) -> Work:
+    """What learning `tech` in the window of `st` adds to its work: the technology's immediate
+    effects and the "each time you LEARN" effects of the cards in play (no card enters or
+    leaves play before the decline phase) that react to its type (section 5)."""
+    cards = st.book.cards
+    work = Work(tokens, True, True, hand_most)
+    for e in cards[tech].effects:
+        if e.moment == "immediate":
+            work.reaction(st, e, tech, lost_least)
+    kind = cards[tech].kind
+    reactions = st.book.learn_reactions
+    for c in st.in_play():
+        for i, tech_type in reactions[c]:
+            if tech_type is None or tech_type == kind:
+                work.reaction(st, cards[c].effects[i], c, lost_least)
+    return work
