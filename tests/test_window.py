@@ -149,7 +149,7 @@ def generated_learning(seed: int) -> GameState:
                     phase="timeline", tiles=[*tiles, *[None] * 5])
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(8))
 def test_at_least_the_optimum_where_the_window_learns(seed: int) -> None:
     """The same from generated positions where the window may learn (`generated_learning`)."""
     rng = Stream(seed, "window-learning-play", 0)
