@@ -8,15 +8,18 @@ on generated positions, and on crafted windows: what opens one, what closes it."
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
+from puzzles.chests import load_chests
 from solver.bounds.bound import SimpleBound
 from solver.bounds.reachable import ReachMemo
 from solver.bounds.simple import PoolFactsCache, pool_facts
 from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
 from solver.bounds.window import ABOVE, WINDOW_ASKED, last_window, last_windows, window_bound
+from solver.engine.actions import CHEST_LETTERS
 from solver.engine.frames import D_DECLINE_ORDER
 from solver.engine.state import GameState
 from solver.game import HeritageGame
@@ -135,18 +138,21 @@ LEARN_TILES = ("T3", "T4", "T9", "T13", "T17", "T23", "T24", "T27", "T30", "T36"
 def generated_learning(seed: int) -> GameState:
     """Like `generated`, with Michaux Stone (A33) among the artifacts, 17-20 lost knowledge,
     7 monuments in the Past (the middle of the game passed: its flip would close the window)
-    and 4 of `LEARN_TILES` available: the window may learn."""
+    and 4 of `LEARN_TILES` available: the window may learn; with odds 1/2 chest К (archive)
+    under the board."""
     rng = Stream(seed, "window-learning", 0)
     arts = ["A33", *rng.shuffled(list(WINDOW_ARTIFACTS))[:1 + rng.below(2)]]
     space1 = rng.shuffled(list(SPACE1))[:1 + rng.below(2)]
     hand = rng.shuffled(list(HAND))[:rng.below(6)]
     tiles = rng.shuffled(list(LEARN_TILES))[:4]
     tokens = {m: rng.below(4) for m in space1}
-    return position(hand=hand, timeline={1: space1, 3: ["C3" if "C3" not in space1 else "C6"]},
+    chest = rng.below(2) == 0
+    st = position(hand=hand, timeline={1: space1, 3: ["C3" if "C3" not in space1 else "C6"]},
                     tokens=tokens, past=["P1", "M3", "M4", "M5", "M6", "C11", "C12"],
                     artifacts=arts, lost=17 + rng.below(4), techs=["T1", "T2", "T5"], time_space=2,
                     time_visits=2, turn=15, deck_top=["C8", "C9", "C10", "P3", "M9", "A12"],
                     phase="timeline", tiles=[*tiles, *[None] * 5])
+    return _with_chests(st, "К") if chest else st
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -236,6 +242,27 @@ def test_the_window_inside_the_decline_phase() -> None:
     windows = last_windows(st)
     assert windows is not None and len(windows) == 1
     assert (windows[0].lost_lo, windows[0].lost_hi) == (st.lost + 3, st.lost + 3)
+
+
+def _with_chests(st: GameState, *letters: str) -> GameState:
+    """`st` with the shipped chest data and these chests under the board."""
+    st.setup = dataclasses.replace(st.setup, under=letters, chest_data=load_chests())
+    st.chests_under = sorted(CHEST_LETTERS.index(ch) for ch in letters)
+    return st
+
+
+def test_a_chest_under_the_board() -> None:
+    """A chest under the board whose effect fits the window (К: archive, cards from the hand
+    for 1 knowledge each) may be used in it or kept: one start with it under the board, one
+    without, and its removals counted (2 cards in hand: M1's 2 knowledge may all go, and the
+    hand with them). A chest that creates (Ж) closes the window."""
+    st = _with_chests(_timeline_phase(["A9"], ["M1"], {"M1": 2}, ["C2", "C4"], lost=2), "К")
+    windows = last_windows(st)
+    assert windows is not None and len(windows) == 2
+    assert sorted(len(w.start.chests_under) for w in windows) == [0, 1]
+    assert {(w.lost_lo, w.lost_hi, w.hand_least) for w in windows} == {(2, 4, 0)}
+    assert last_windows(_with_chests(
+        _timeline_phase(["A9"], ["M1"], {"M1": 2}, ["C2", "C4"], lost=2), "Ж")) is None
 
 
 def test_what_closes_the_window() -> None:

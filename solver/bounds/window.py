@@ -68,6 +68,7 @@ from solver.bounds.windowwork import (
     hand_most,
     learn_work,
     tally,
+    window_chests,
     window_learnable,
     zeroings,
 )
@@ -75,6 +76,8 @@ from solver.engine import actions as A
 from solver.engine.flow import settle
 from solver.engine.frames import (
     D_ACTION,
+    D_CHEST_USE,
+    D_CHEST_WINDOW,
     D_DECLINE_ORDER,
     D_DISCARD_VAR,
     D_LEARN,
@@ -97,7 +100,7 @@ from solver.frozen import Frozen
 #: order); any other one (a middle-of-game flip) ends it without a start.
 PASSIVE_DECISIONS: Final = frozenset({
     D_ORDER, D_YESNO, D_PAY, D_REMOVE, D_TARGET, D_NUMBER, D_DISCARD_VAR, D_DECLINE_ORDER,
-    D_PICK})
+    D_PICK, D_CHEST_WINDOW, D_CHEST_USE})
 #: The decisions at which `window_bound` is asked: where an effect of the Timeline phase or a
 #: decline begins (an order of effects, a lone "you may", an order of declines).
 WINDOW_ASKED: Final = frozenset({D_ORDER, D_YESNO, D_DECLINE_ORDER})
@@ -113,6 +116,8 @@ WINDOW_KEPT: Final = 1 << 16
 LOST_SPAN: Final = 12
 #: The most such monuments of space 1 followed (each one doubles the starts).
 VANISHERS: Final = 2
+#: The most chests under the board followed (used or not: each one doubles the starts).
+CHESTS: Final = 3
 @dataclass(frozen=True)
 class Window(Frozen):
     """What the window of a position leaves open (see the module).
@@ -150,7 +155,7 @@ def last_windows(st: GameState) -> tuple[Window, ...] | None:
     the tile's last card is discarded and the tile refilled from the pile). What that
     technology's immediate effect and the Learn's reactions can do is added to the window's
     work (`learn_work`), and its start is the passive one that learns it."""
-    if st.over or st.chests_under:
+    if st.over:
         return None
     last = turns_for(st.setup.time_space)
     if st.turn != last - 1 or not last_decline_now(st):
@@ -173,6 +178,11 @@ def last_windows(st: GameState) -> tuple[Window, ...] | None:
         most = hand_most(st, first.draws + firsts[t].draws)
         branches.append((t, tally(st, lost_least, learning, most).plus(
             learn_work(st, t, lost_least, work.tokens, most))))
+    chests = window_chests(st)
+    if len(chests) > CHESTS:
+        return None
+    chest_uses = [tuple(k for j, k in enumerate(chests) if mask >> j & 1)
+                  for mask in range(1 << len(chests))]
     out: list[Window] = []
     for tech, w in branches:
         if not w.fits or w.draws >= len(st.deck):
@@ -182,11 +192,12 @@ def last_windows(st: GameState) -> tuple[Window, ...] | None:
         if hi - lo > LOST_SPAN:
             return None
         for zeroed in zeroings(st, w):
-            starts = passive_starts(st, last, tech, zeroed)
-            if starts is None:
-                return None
-            out.extend(Window(start, lo, hi, w.draws, max(0, len(st.hand) - w.paid))
-                       for start in starts)
+            for used in chest_uses:
+                starts = passive_starts(st, last, tech, zeroed, used)
+                if starts is None:
+                    return None
+                out.extend(Window(start, lo, hi, w.draws, max(0, len(st.hand) - w.paid))
+                           for start in starts)
     return tuple(out)
 
 
@@ -196,8 +207,8 @@ def last_window(st: GameState) -> Window | None:
     return ws[0] if ws is not None and len(ws) == 1 else None
 
 
-def passive_starts(st: GameState, last: int, tech: int = -1,
-                   zeroed: tuple[int, ...] = ()) -> list[GameState] | None:
+def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, ...] = (),
+                   used: tuple[int, ...] = ()) -> list[GameState] | None:
     """The starts of turn `last` reached from `st` by declining every "you may", stopping every
     "up to" removal, learning `tech` (a technology, or -1: learning none), burying each
     technology in turn where the learned one buries one (T27) and taking the first option
@@ -212,6 +223,8 @@ def passive_starts(st: GameState, last: int, tech: int = -1,
     first = st.clone()
     for m in zeroed:  # as if removals took their knowledge (`zeroings`)
         first.tokens[m] = 0
+    for k in used:  # as if used (their effects are the window's work): gone for good (D16)
+        first.chests_under.remove(k)
     todo = [(first, tech < 0)]
     while todo:
         s, learned = todo.pop()

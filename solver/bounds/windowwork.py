@@ -10,8 +10,11 @@ from typing import Final
 from solver.bounds.reachable import lost_needed
 from solver.bounds.takes import steps_take
 from solver.engine.cards import Effect, Step, all_steps
+from solver.engine.chests import LIGHTNING, TIMELINE, chest_of
 from solver.engine.conditions import count
 from solver.engine.frames import (
+    D_CHEST_USE,
+    D_CHEST_WINDOW,
     D_DECLINE_ORDER,
     D_DISCARD_VAR,
     D_NUMBER,
@@ -36,7 +39,8 @@ from solver.engine.state import CHEST_BASE, HAND_LIMIT, GameState
 from solver.engine.targets import PAIR_FIRST, REMOVAL_PURPOSES
 
 #: What an effect still to run in the window may do (see `solver.bounds.window`).
-WINDOW_OPS: Final = frozenset({"draw", "pay", "remove_knowledge", "discard_lost", "reveal_keep"})
+WINDOW_OPS: Final = frozenset({
+    "draw", "pay", "remove_knowledge", "discard_lost", "reveal_keep", "archive"})
 #: What a technology learned in the window may do besides: put an available technology under
 #: its level's pile (T27; `passive_starts` follows every choice).
 LEARNED_OPS: Final = frozenset({"bury_tech"})
@@ -47,7 +51,7 @@ LEARNED_OPS: Final = frozenset({"bury_tech"})
 WINDOW_FRAMES: Final = frozenset({
     F_TURN_END, F_TECH_PHASE, F_DECLINE_PHASE, D_ORDER, F_EFFECT, F_STEPS, D_YESNO, D_PAY,
     D_REMOVE, D_TARGET, D_NUMBER, D_DISCARD_VAR, D_DECLINE_ORDER, F_LEARN_TRIGGERS,
-    F_DECLINE_NEXT, F_DECLINE_FINISH, F_ELONGATED, F_SLIDE})
+    F_DECLINE_NEXT, F_DECLINE_FINISH, F_ELONGATED, F_SLIDE, D_CHEST_WINDOW, D_CHEST_USE})
 
 #: Counters that the window's effects change (`cannot_run`).
 WINDOW_COUNTERS: Final = frozenset({"hand", "hand.artifact", "tl_tokens", "self.tokens"})
@@ -61,6 +65,8 @@ SKULLS_PER: Final = 3
 #: C25-C29's decline effect: a monument that still holds knowledge is discarded instead.
 VANISH: Final = "vanish_if_knowledge"
 
+#: When a chest under the board may be used (`solver.engine.chests`).
+CHEST_MOMENTS: Final = (LIGHTNING, TIMELINE)
 #: Costs paid from the hand (`solver.engine.costs`); the others discard from the board.
 HAND_COSTS: Final = frozenset({"discard_hand", "discard_hand_up_to"})
 
@@ -159,6 +165,9 @@ class Work:
                 if s.per is not None:
                     self.fits = False
                 self.lost += s.amount
+            elif s.op == "archive":  # cards from the hand, 1 knowledge removed for each (D2)
+                self.paid += self.hand_most
+                self.removed += self.hand_most
         self.draws += steps_take(steps)
 
     def _payable(self, steps: tuple[Step, ...]) -> tuple[Step, ...]:
@@ -237,12 +246,12 @@ def tally(st: GameState, lost_least: int, learning: bool,
         elif kind in (F_EFFECT, D_ORDER):
             items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1]
             for c, i in items:
-                if c >= CHEST_BASE:
-                    work.fits = False
-                else:
+                if c < CHEST_BASE:  # a chest's is counted below, with the chests under the board
                     work.effect(st, cards[c].effects[i], c, lost_least)
         if not work.fits:
             return work
+    for k in window_chests(st):  # each may be used once in the window (D16)
+        work.steps(chest_of(st, k).steps)
     for m in space1:  # they decline (section 4C step 2): their decline effects run
         for e in cards[m].effects:
             if e.moment != "decline":
@@ -332,3 +341,12 @@ def learn_work(st: GameState, tech: int, lost_least: int, tokens: int,
             if tech_type is None or tech_type == kind:
                 work.reaction(st, cards[c].effects[i], c, lost_least)
     return work
+
+
+def window_chests(st: GameState) -> list[int]:
+    """The chests under the board that the window of `st` may use: those with an effect of a
+    moment it holds (at any moment, or in the Timeline phase), each at most once (D16). A game
+    without chest data has none."""
+    if not st.chests_under or st.setup.chest_data is None:
+        return []
+    return [k for k in st.chests_under if chest_of(st, k).moment in CHEST_MOMENTS]
