@@ -14,7 +14,8 @@ every effect still to run in the window can only draw (``draw``), look at the de
 keep some (``reveal_keep``), pay from the hand (``pay``), remove knowledge from monuments
 (``remove_knowledge``), remove lost knowledge (``discard_lost``) or learn one technology
 (``learn``, at most one in the window: A33 Michaux Stone's), the monuments of space 1 have no
-decline effect but of those kinds, no chest is under the board, and the technology phase needs
+decline effect but of those kinds (or are discarded for holding knowledge, C25-C29), no chest
+under the board does more (each is followed used or kept), and the technology phase needs
 no choice (no middle-of-game flip), every line from the position that learns a given
 technology, or none, reaches a turn-16 start that agrees with one reached by declining every
 optional effect but that Learn (`passive_starts`) in everything but:
@@ -96,7 +97,7 @@ from solver.engine.state import HAND_LIMIT, GameState
 from solver.engine.techeffects import BURY
 from solver.frozen import Frozen
 
-#: The decisions `passive_start` answers on its way to turn 16 (the window's and the decline
+#: The decisions `passive_starts` answers on its way to turn 16 (the window's and the decline
 #: order); any other one (a middle-of-game flip) ends it without a start.
 PASSIVE_DECISIONS: Final = frozenset({
     D_ORDER, D_YESNO, D_PAY, D_REMOVE, D_TARGET, D_NUMBER, D_DISCARD_VAR, D_DECLINE_ORDER,
@@ -118,11 +119,14 @@ LOST_SPAN: Final = 12
 VANISHERS: Final = 2
 #: The most chests under the board followed (used or not: each one doubles the starts).
 CHESTS: Final = 3
+
+
 @dataclass(frozen=True)
 class Window(Frozen):
     """What the window of a position leaves open (see the module).
 
-    :param start: the turn-16 start reached by declining every optional effect.
+    :param start: the turn-16 start reached by declining every optional effect (but the
+        Learn, the emptied C25-C29 and the chests used that it stands for: `passive_starts`).
     :param lost_lo: the least lost knowledge any turn-16 start reached can hold.
     :param lost_hi: the most.
     :param draws: the most cards the window can take from the deck.
@@ -141,8 +145,9 @@ def last_windows(st: GameState) -> tuple[Window, ...] | None:
     """The `Window` of `st`, one per technology the window may learn and one where it learns
     none, or None when the module's conditions do not hold: turn 15 (the turn before the last)
     with its action phase over and its Timeline phase's effects queued, only the window's kinds
-    of work left, no chest under the board, no decline effect in space 1 but the window's
-    kinds, at most one Learn, and a passive start reached for each. Lost knowledge ends at most
+    of work left (the chests under the board's included), no decline effect in space 1 but the
+    window's kinds, at most one Learn, and a passive start reached for each (also one per
+    C25-C29 the removals may empty, `zeroings`, and per set of chests used). Lost knowledge ends at most
     at its value now plus the knowledge on the monuments of space 1, and at least at its value
     plus what of that knowledge the window's removals cannot take less the lost knowledge it
     can remove (each removal takes at most its amount, whenever it runs; a first tally, every
@@ -308,7 +313,7 @@ def present_for_all(w: Window, st: GameState, facts: PoolFacts,
 def window_moment(st: GameState) -> bool:
     """Whether `st` is where `window_bound` is asked: turn 15 (the turn before the last) with
     its decline phase to come, at a decision where an effect or a decline begins
-    (`WINDOW_ASKED`); whether a window opens there is `last_window`'s question."""
+    (`WINDOW_ASKED`); whether a window opens there is `last_windows`' question."""
     return (not st.over and bool(st.stack) and st.stack[-1][0] in WINDOW_ASKED
             and st.turn == turns_for(st.setup.time_space) - 1 and last_decline_now(st))
 

@@ -10,7 +10,7 @@ from typing import Final
 from solver.bounds.reachable import lost_needed
 from solver.bounds.takes import steps_take
 from solver.engine.cards import Effect, Step, all_steps
-from solver.engine.chests import LIGHTNING, TIMELINE, chest_of
+from solver.engine.chests import CHEST_MOMENTS, chest_of
 from solver.engine.conditions import count
 from solver.engine.frames import (
     D_CHEST_USE,
@@ -34,7 +34,7 @@ from solver.engine.frames import (
     F_TECH_PHASE,
     F_TURN_END,
 )
-from solver.engine.learn import candi_sukuh_in_timeline
+from solver.engine.learn import candi_sukuh_in_timeline, learn_trigger_group
 from solver.engine.state import CHEST_BASE, HAND_LIMIT, GameState
 from solver.engine.targets import PAIR_FIRST, REMOVAL_PURPOSES
 
@@ -65,13 +65,12 @@ SKULLS_PER: Final = 3
 #: C25-C29's decline effect: a monument that still holds knowledge is discarded instead.
 VANISH: Final = "vanish_if_knowledge"
 
-#: When a chest under the board may be used (`solver.engine.chests`).
-CHEST_MOMENTS: Final = (LIGHTNING, TIMELINE)
 #: Costs paid from the hand (`solver.engine.costs`); the others discard from the board.
 HAND_COSTS: Final = frozenset({"discard_hand", "discard_hand_up_to"})
 
+
 def cannot_run(st: GameState, e: Effect, source: int, lost_least: int,
-                learning: bool) -> bool:
+               learning: bool) -> bool:
     """Whether the condition of `e`, queued in the Timeline phase of `st`'s window, can never
     hold when it resolves: a clause on lost knowledge that asks for at least a value above it
     now (it does not grow before the decline phase) or for at most a value below
@@ -190,29 +189,34 @@ class Work:
     def effect(self, st: GameState, e: Effect, source: int, lost_least: int) -> None:
         """Add effect `e` of card `source`, queued in the Timeline phase; one whose condition
         cannot hold (`cannot_run`) does nothing."""
-        if cannot_run(st, e, source, lost_least, self.learning) or (
-                not st.in_decline and lost_needed(e) > st.lost):
-            return
-        if e.trigger is not None or e.special is not None:
-            self.fits = False
-        else:
-            self.steps(e.steps)
+        if self._may_run(st, e, source, lost_least, self.learning):
+            self._effect_steps(e, e.trigger is not None)
 
     def reaction(self, st: GameState, e: Effect, source: int, lost_least: int) -> None:
         """Add "each time you LEARN" effect `e` of card `source` (its trigger is the Learn),
         or a learned technology's immediate effect; one whose condition cannot hold does
         nothing."""
-        if cannot_run(st, e, source, lost_least, True) or (
-                not st.in_decline and lost_needed(e) > st.lost):
-            return
-        if e.special is not None:
+        if self._may_run(st, e, source, lost_least, True):
+            self._effect_steps(e, False)
+
+    @staticmethod
+    def _may_run(st: GameState, e: Effect, source: int, lost_least: int,
+                 learning: bool) -> bool:
+        """Whether `e`'s condition may hold when it resolves (`cannot_run`; before the decline
+        phase, lost knowledge never rises above its value now)."""
+        return not cannot_run(st, e, source, lost_least, learning) and (
+            st.in_decline or lost_needed(e) <= st.lost)
+
+    def _effect_steps(self, e: Effect, other_trigger: bool) -> None:
+        """Add `e`'s steps; a special (or a trigger of its own) falls outside the window."""
+        if other_trigger or e.special is not None:
             self.fits = False
         else:
             self.steps(e.steps)
 
 
 def tally(st: GameState, lost_least: int, learning: bool,
-           hand_most: int = HAND_LIMIT) -> Work:
+          hand_most: int = HAND_LIMIT) -> Work:
     """The `Work` of the window of `st` (see `last_windows`), conditions on at most so much
     lost knowledge read against `lost_least`, those on technologies taken as holding if
     `learning`, payments from the hand against `hand_most` cards in it at most."""
@@ -272,6 +276,7 @@ def tally(st: GameState, lost_least: int, learning: bool,
         work.draws += SKULLS_DRAW * ((done + work.converted) // SKULLS_PER)
     return work
 
+
 def zeroings(st: GameState, w: Work) -> list[tuple[int, ...]]:
     """The sets of C25-C29 cards of space 1 (`Work.vanishers`) that the window's removals may
     leave without knowledge before they decline (each then goes to the Past; any other is
@@ -286,6 +291,7 @@ def hand_most(st: GameState, draws: int) -> int:
     """The most cards the hand of `st` can hold in a window that draws at most `draws` (no
     take goes past 10 in hand, D4)."""
     return min(HAND_LIMIT, len(st.hand) + draws)
+
 
 def window_learnable(st: GameState, free: bool, lost_least: int) -> list[int]:
     """The technologies a Learn in the window of `st` may take: the available ones (all of
@@ -325,7 +331,7 @@ def window_learnable(st: GameState, free: bool, lost_least: int) -> list[int]:
 
 
 def learn_work(st: GameState, tech: int, lost_least: int, tokens: int,
-                hand_most: int = HAND_LIMIT) -> Work:
+               hand_most: int = HAND_LIMIT) -> Work:
     """What learning `tech` in the window of `st` adds to its work: the technology's immediate
     effects and the "each time you LEARN" effects of the cards in play (no card enters or
     leaves play before the decline phase) that react to its type (section 5)."""
@@ -334,12 +340,8 @@ def learn_work(st: GameState, tech: int, lost_least: int, tokens: int,
     for e in cards[tech].effects:
         if e.moment == "immediate":
             work.reaction(st, e, tech, lost_least)
-    kind = cards[tech].kind
-    reactions = st.book.learn_reactions
-    for c in st.in_play():
-        for i, tech_type in reactions[c]:
-            if tech_type is None or tech_type == kind:
-                work.reaction(st, cards[c].effects[i], c, lost_least)
+    for c, i in learn_trigger_group(st, tech):  # as the rules collect them at the Learn
+        work.reaction(st, cards[c].effects[i], c, lost_least)
     return work
 
 
