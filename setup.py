@@ -46,6 +46,7 @@ COMPILED = (
     "solver/bounds/movers.py",
     "solver/bounds/takes.py",
     "solver/bounds/techrow.py",
+    "solver/bounds/splitplay.py",
     "solver/bounds/window.py",
     "solver/bounds/windowwork.py",
     "solver/game.py",

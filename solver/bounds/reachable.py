@@ -240,6 +240,8 @@ class ReachMemo:
         #: newer generation and the older one
         self.taken: dict[tuple[object, ...], int] = {}
         self.taken_old: dict[tuple[object, ...], int] = {}
+        #: `solver.bounds.splitplay.split_taken`'s answers, by position key and split
+        self.split_taken: dict[tuple[object, ...], int] = {}
         #: `solver.bounds.window`'s simple bounds of passive starts, by the start's key (less
         #: what that bound does not read) and the cards that may be in play
         self.window: dict[tuple[object, ...], int] = {}

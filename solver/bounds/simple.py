@@ -52,7 +52,8 @@ score sheet (RULES.md section 7), the most each row can still reach:
 * With few action choices left (`solver.bounds.reachable`'s splits), each split of them into
   Creates, Learns and other actions is bounded on its own and the largest kept: one action is
   a Create or a Learn, not both, so the Timeline row and the technology row do not both take
-  every action. After the last decline a split whose counts cannot meet every goal chest
+  every action. In the last turn each split is counted with only the cards it can bring into
+  play itself, and its Creates at most the cards it can create (`solver.bounds.splitplay`). After the last decline a split whose counts cannot meet every goal chest
   (`solver.bounds.goalreach`) is no line of a won trial and is left out; with none left, no
   line wins (`NO_LINE`).
 
@@ -70,6 +71,7 @@ from solver.bounds.endrules import TIMELINE_PLACES, CounterRanges, effect_max, r
 from solver.bounds.goalreach import goals_may_hold
 from solver.bounds.movers import MoverFacts, mover_facts, phase_entries, puts_monument
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
+from solver.bounds.splitplay import SplitAnswer, split_counts, split_present
 from solver.bounds.takes import (
     TakeTable,
     action_takes,
@@ -303,7 +305,9 @@ class PoolFactsCache:
 
 def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
                        memo: ReachMemo | None = None, present_given: bool = False,
-                       present: set[int] | None = None) -> int:
+                       present: set[int] | None = None,
+                       split_answer: SplitAnswer | None = None,
+                       refine_above: float = -math.inf) -> int:
     """At the end, the exact score; before it, a bound no line can beat (see the module);
     `NO_LINE` when, after the last decline, no count of what is still reachable can meet every
     goal (`solver.bounds.goalreach`).
@@ -311,7 +315,13 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     with them by `PoolFactsCache`) the counts of `solver.bounds.reachable`.
     `present_given`: in the last turn, `present` (None: no restriction) replaces
     `_in_play_by_the_end`'s answer; it must hold every builder card that may be in play before
-    the game ends (`solver.bounds.window` bounds several positions with one)."""
+    the game ends (`solver.bounds.window` bounds several positions with one).
+    `split_answer`, with `present_given`: for a split of the last turn's action choices, the
+    builder cards that may be in play on its lines and the most cards that pass through the
+    hand (at least `solver.bounds.splitplay.split_present`'s answer; None: no restriction);
+    without `present_given`, that function's answer. `refine_above`: that refinement, split by split, is
+    worked out only where the bound without it is above this value (a search's incumbent: at
+    or below it the position is pruned either way; by default, everywhere)."""
     if st.over:
         return st.score().total
     if facts is None:
@@ -341,12 +351,13 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present)
     floor = st.lost - r.lost_removed if r.lost_removed < UNBOUNDED else 0
     later = _learnable_later(st, facts, present, memo, floor) if phases == 0 else None
+    techs_open = None
     if phases == 0 and r.learns < UNBOUNDED:
-        row = last_turn_techs(st, r.learns, facts.tile_takers, facts.chest_takers, present)
-        if row is not None:  # the last turn: only these can still enter the collection
-            later = set(row) if later is None else later & row
+        techs_open = last_turn_techs(st, r.learns, facts.tile_takers, facts.chest_takers, present)
+        if techs_open is not None:  # the last turn: only these can still enter the collection
+            later = set(techs_open) if later is None else later & techs_open
             r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present,
-                      techs_open=row)
+                      techs_open=techs_open)
     known_techs = set(st.techs)
     tech_vps = [v for v, c in facts.techs_by_vp
                 if c not in known_techs and (later is None or c in later)]
@@ -403,9 +414,11 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         return value
 
     goals = phases == 0 and bool(st.goal_chests)  # the goals' counters move in known ranges
-    if r.splits:  # one action is not both a Create and a Learn: each split on its own
+    def largest(splits: tuple[tuple[int, int, int, int, int, int, int, int], ...]) -> int:
+        """The bound over `splits` (one action is not both a Create and a Learn: each split
+        on its own)."""
         counts = list(dict.fromkeys(
-            (learns, mon, lost, tech) for _, _, _, mon, learns, art, lost, tech in r.splits
+            (learns, mon, lost, tech) for _, _, _, mon, learns, art, lost, tech in splits
             if not goals or goals_may_hold(st, mon, learns, art, lost)))
         if not counts:
             return NO_LINE  # no split of the actions left can meet every goal
@@ -414,6 +427,25 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         return fixed + max(rest(*c) for c in counts if not any(
             o != c and o[0] >= c[0] and o[1] >= c[1] and o[2] >= c[2] and o[3] == c[3]
             for o in counts))
+
+    if r.splits:
+        value = largest(r.splits)
+        table = facts.takes
+        if (value > refine_above and phases == 0 and table is not None
+                and (split_answer is not None or not present_given)):
+            # the last turn: each split with the cards it alone can bring into play
+            split_memo = memo if memo is not None else ReachMemo()
+
+            def own_answer(split: tuple[int, int, int],
+                           learnable: frozenset[int] | None) -> tuple[set[int], int] | None:
+                return split_present(st, facts.activators, facts.poulnabrone, table,
+                                     split_memo, split, learnable)
+
+            answer = split_answer if split_answer is not None else own_answer
+            value = largest(split_counts(st, facts.activators, facts.poulnabrone, split_memo,
+                                         r.splits, techs_open, answer,
+                                         None if later is None else frozenset(later)))
+        return value
     if goals and not goals_may_hold(st, r.creates, r.learns, r.art_creates, r.lost_removed):
         return NO_LINE
     return fixed + rest(r.learns, r.creates, r.lost_removed)

@@ -131,6 +131,7 @@ class SimpleGate:
         count = self.ask(st)
         if count == CLOSED:
             return math.inf
-        value = as_bound(simple_upper_bound(st, pool.facts(st), pool.memo))
+        value = as_bound(simple_upper_bound(st, pool.facts(st), pool.memo,
+                                            refine_above=self.threshold))
         self.asked(count, value)
         return value

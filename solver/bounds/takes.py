@@ -433,7 +433,7 @@ def flight_takes(st: GameState) -> tuple[int, int]:
 
 
 def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
-                 room: int | None = None) -> int:
+                 room: int | None = None, techs_open: frozenset[int] | None = None) -> int:
     """The most builder cards that can leave the deck from `st` (in this turn's action phase,
     or with it over) until its Timeline phase begins, while only the builder cards of `present`
     enter play (see the module): `r` is `reach` over the rest of the action phase with the same
@@ -449,7 +449,9 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
     Search) is bounded on its own and the largest kept; a split's Creates are at most its
     Creates of monuments plus of artifacts less its Create actions (each Create action is of
     one kind, and `reach` counts it in both). `room`, when given, replaces the room in the hand
-    now (a caller bounding several hands at once passes the most any of them has)."""
+    now (a caller bounding several hands at once passes the most any of them has).
+    `techs_open`, when given: the technologies that may still enter the collection (as
+    `reach` is told); one not learned and not among them never acts."""
     if max(r.creates, r.art_creates, r.learns) >= UNBOUNDED:
         return UNBOUNDED
     past = set(st.past)  # sets: each actor asks
@@ -471,6 +473,8 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
         if c in past:
             continue
         if a[1]:  # a technology
+            if c not in techs and techs_open is not None and c not in techs_open:
+                continue
             if c not in techs:
                 t0.append(a[3])
                 t1.append(a[4])

@@ -63,6 +63,7 @@ from solver.bounds.simple import (
     last_decline_now,
     simple_upper_bound,
 )
+from solver.bounds.splitplay import Split, SplitCards, alone, split_entry
 from solver.bounds.takes import action_takes, enters_after_actions
 from solver.bounds.windowwork import (
     Work,
@@ -276,8 +277,9 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
     return out
 
 
-def present_for_all(w: Window, st: GameState, facts: PoolFacts,
-                    memo: ReachMemo) -> set[int] | None:
+def present_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
+                    split: Split | None = None,
+                    learnable: frozenset[int] | None = None) -> tuple[set[int], int] | None:
     """The builder cards that may be in play before the game ends from any turn-16 start the
     window of `st` reaches, or None (no restriction): the cards in play at the passive start,
     in hand now, between zones now, and the deck's top down to the window's draws plus ``t``
@@ -285,7 +287,11 @@ def present_for_all(w: Window, st: GameState, facts: PoolFacts,
     only those cards entering play and the hand's room at its most (`Window.hand_least` cards
     in it: a count that is at least its own `action_takes` bounds every such start, as in
     `solver.bounds.simple.taken_before_timeline`), provided no card can enter play after turn
-    16's action phase (`solver.bounds.takes.enters_after_actions`)."""
+    16's action phase (`solver.bounds.takes.enters_after_actions`); with them, the most cards
+    that can leave the deck until then (the window's draws plus ``t``). With `split`, on the
+    lines that spend turn 16's action choices so (`solver.bounds.splitplay`: ``t`` counted
+    with that split's counts alone; `learnable`: the technologies that may still enter the
+    collection, the others never act). None where the deck may run out."""
     table = facts.takes
     if table is None:
         return None
@@ -300,14 +306,52 @@ def present_for_all(w: Window, st: GameState, facts: PoolFacts,
         if depth >= len(deck):
             return None
         present = base | set(deck[len(deck) - depth:]) if depth else set(base)
-        r = reach(start, facts.activators, 0, facts.poulnabrone, memo, True, present)
-        more = action_takes(start, table, r, present, HAND_LIMIT - w.hand_least)
+        r = reach(start, facts.activators, 0, facts.poulnabrone, memo, True, present, learnable)
+        if split is not None:
+            entry = split_entry(r, split)
+            if entry is None:
+                return None
+            r = alone(entry)
+        more = action_takes(start, table, r, present, HAND_LIMIT - w.hand_least, learnable)
         if more <= taken:
             if enters_after_actions(start, table, present, memo):
                 return None
-            return present
+            return present, depth
         taken = more
     return None
+
+
+def split_cards_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
+                        split: Split, learnable: frozenset[int] | None) -> SplitCards | None:
+    """`solver.bounds.splitplay.split_present`'s answer for `split` at every turn-16 start
+    the window of `st` reaches (`present_for_all` with `split`): the cards that may be in play,
+    and the most cards that pass through the hand until turn 16's Timeline phase (in it now,
+    between zones now, or taken from the deck: the window's Create-free phases add none).
+    `learnable`: the technologies that may still enter the collection (the others never
+    act)."""
+    found = present_for_all(w, st, facts, memo, split, learnable)
+    if found is None:
+        return None
+    present, depth = found
+    return present, len(st.hand) + len(st.limbo) + depth
+
+
+class SplitAnswers:
+    """`split_cards_for_all` of one window at one position, each answer worked out once."""
+
+    def __init__(self, w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo) -> None:
+        self.w = w
+        self.st = st
+        self.facts = facts
+        self.memo = memo
+        self.known: dict[tuple[Split, frozenset[int] | None], SplitCards | None] = {}
+
+    def answer(self, split: Split, learnable: frozenset[int] | None) -> SplitCards | None:
+        key = (split, learnable)
+        if key not in self.known:
+            self.known[key] = split_cards_for_all(self.w, self.st, self.facts, self.memo,
+                                                  split, learnable)
+        return self.known[key]
 
 
 def window_moment(st: GameState) -> bool:
@@ -325,16 +369,23 @@ def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,
     a search meets on every line through the window); `NO_LINE` when no value of lost
     knowledge leaves a line that meets every goal. Once one value of lost knowledge bounds
     more than `above` (a search's incumbent: nothing is pruned then), `ABOVE` instead of the
-    rest (the least lost knowledge first: it is the one most often worth most)."""
+    rest (the least lost knowledge first: it is the one most often worth most). The last turn
+    is bounded split by split (`solver.bounds.splitplay`, the cards of each split
+    `present_for_all` of it) only where the value without that is above `above`."""
     if not window_moment(st):
         return None
     windows = last_windows(st)
     if windows is None:
         return None
     best = NO_LINE
+    # the bound split by split where the bound without it does not prune (everywhere when
+    # there is no incumbent to prune against)
+    refine_above = above if above < math.inf else -math.inf
     for w in windows:
-        present = present_for_all(w, st, facts, memo)
+        found = present_for_all(w, st, facts, memo)
+        present = None if found is None else found[0]
         cards = None if present is None else frozenset(present)
+        answers = SplitAnswers(w, st, facts, memo)  # asked only where it matters
         for lost in range(w.lost_lo, w.lost_hi + 1):
             s = _bare(w.start, lost)
             key = (s.key(), cards)
@@ -344,6 +395,19 @@ def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,
                 if len(memo.window) >= WINDOW_KEPT:
                     memo.window.clear()
                 memo.window[key] = value
+            if value > refine_above:  # split by split (`solver.bounds.splitplay`)
+                # what the split answers read besides the start: the hand, the cards between
+                # zones and the deck now, the window's draws and least hand, the start's lost
+                split_key = (key, tuple(st.hand), tuple(st.limbo), tuple(st.deck), w.draws,
+                             w.hand_least, w.start.lost)
+                refined = memo.window.get(split_key)
+                if refined is None:
+                    refined = simple_upper_bound(s, facts, memo, True, present,
+                                                 split_answer=answers.answer)
+                    if len(memo.window) >= WINDOW_KEPT:
+                        memo.window.clear()
+                    memo.window[split_key] = refined
+                value = refined
             best = max(best, value)
             if best > above:
                 return ABOVE

@@ -214,7 +214,8 @@ class CpsatBound:
             # no CP-SAT call here: the simple bound where it pays (`solver.bounds.simplegate`)
             return self.simple_gate.bound(st, self.pool)
         facts = self.pool.facts(st)
-        simple = as_bound(simple_upper_bound(st, facts, self.pool.memo))
+        simple = as_bound(simple_upper_bound(st, facts, self.pool.memo,
+                                             refine_above=self.threshold))
         window = self.simple_gate.window(st, self.pool)
         if window is not None:
             simple = min(simple, as_bound(window))

@@ -1,0 +1,205 @@
+"""In the last turn, what each split of its action choices can bring into play: the simple
+bound's counts (`solver.bounds.simple`) split by split, each with the cards that split alone
+can put into the hand.
+
+The last turn's action choices are the last of the game (RULES.md section 4A; the game ends at
+its decline phase, D8). A line spends each one on one action: a Create, a Learn, or another
+(`solver.bounds.reachable`'s splits). With the split fixed, fewer cards can leave the builder
+deck before the Timeline phase than with every split at once (a Search or an Excavate draws;
+a Create or a Learn only through the effects it sets off), so fewer cards may enter play:
+
+* **The cards in play by the end** (`split_present`): as `solver.bounds.simple`'s
+  `taken_before_timeline`, a count ``taken`` of cards leaving the deck such that
+  `solver.bounds.takes.action_takes` with only that split's counts
+  (`solver.bounds.reachable.reach` over the action phase, only the cards of
+  `solver.bounds.takes.enterable(taken)` entering play) is at most ``taken`` bounds every
+  line of the split: until more than ``taken`` cards left the deck only those cards can have
+  entered play, and while only they act the split takes at most ``taken``. With no card
+  entering play after the action phase (`solver.bounds.takes.enters_after_actions`), a
+  builder card acts only if it is among them.
+* **Creates need cards** (`cards_to_create`): every Create of a monument picks a monument
+  from the hand (section 5; only Ancient Greek creates from cards it looks at, and it creates
+  an artifact, which then also counts), and in the last turn no card leaves play back to the
+  hand or the deck (no effect moves one there; a card paid or discarded goes to the discard
+  pile, which becomes the deck only once the deck is empty). So where the deck does not run
+  out before the Timeline phase (`split_present` answers only there), the Creates of
+  monuments are at most the monuments among those cards that are not in play now, and the
+  Creates of artifacts at most the artifacts among them (a card is created at most once).
+  Each Create also discards at least the card's printed cost from the hand besides the card
+  (section 5: ``discard_cost + |s - starting_space|`` other cards), and the cards that pass
+  through the hand until the Timeline phase are at most those in it now, those between zones
+  and those taken from the deck: the Creates are at most as many cards as fit in that count
+  with their costs, the cheapest first. No Create comes after the action phase (no card
+  enters play then, `split_present`'s condition).
+
+`split_counts` gives each split's counts with both: its own `reach` with its own cards, its
+Creates capped by the cards it can create.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from solver.bounds.reachable import SPLIT_ACTIONS, UNBOUNDED, Activator, Reach, ReachMemo, reach
+from solver.bounds.takes import TakeTable, action_takes, enterable, enters_after_actions
+from solver.engine.cards import ARTIFACT
+from solver.engine.frames import D_ACTION, F_TIMELINE_PHASE
+from solver.engine.state import CHEST_BASE, GameState
+
+#: Rounds of `split_taken`'s search for a closed count (as the simple bound's own).
+SPLIT_ROUNDS: Final = 8
+#: Answers of `split_taken` kept by position and split before the memo starts afresh.
+SPLIT_KEPT: Final = 1 << 14
+#: A split's entry of `Reach.splits`: (Create actions, Learn actions, other actions, Creates of
+#: monuments, Learns, Creates of artifacts, lost knowledge removed, of it the technologies').
+Entry = tuple[int, int, int, int, int, int, int, int]
+#: A split of the action choices left: (Create actions, Learn actions, other actions).
+Split = tuple[int, int, int]
+#: What a split can bring into play (`split_present`): the builder cards that may be in play
+#: before the game ends, and the most cards that can pass through the hand until the Timeline
+#: phase (in it now, between zones now, or taken from the deck).
+SplitCards = tuple[set[int], int]
+#: Who answers `split_present`'s question for a split, given the technologies that may still
+#: enter the collection (None: any); an answer may hold more cards than `split_present`'s.
+SplitAnswer = Callable[[Split, frozenset[int] | None], SplitCards | None]
+
+
+def split_taken(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
+                table: TakeTable, memo: ReachMemo, split: Split,
+                techs_open: frozenset[int] | None = None) -> int:
+    """The most builder cards that can leave the deck until this turn's Timeline phase begins
+    on a line that spends the action choices left as `split` (Creates, Learns, others), or
+    `UNBOUNDED` (see the module: the least closed count reached from 0 in `SPLIT_ROUNDS`).
+    `techs_open`, when given: the technologies that may still enter the collection (the
+    others never act)."""
+    key = (st.key(), split, techs_open)
+    known = memo.split_taken.get(key)
+    if known is not None:
+        return known
+    taken = UNBOUNDED
+    count = 0
+    for _ in range(SPLIT_ROUNDS):
+        present = enterable(st, count)
+        r = reach(st, acts, 0, poulnabrone, memo, True, present, techs_open)
+        entry = split_entry(r, split)
+        if entry is None:
+            break
+        more = action_takes(st, table, alone(entry), present, None, techs_open)
+        if more <= count:
+            taken = count
+            break
+        if more > len(st.deck):
+            break
+        count = more
+    if len(memo.split_taken) >= SPLIT_KEPT:
+        memo.split_taken.clear()
+    memo.split_taken[key] = taken
+    return taken
+
+
+def split_present(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
+                  table: TakeTable, memo: ReachMemo, split: Split,
+                  techs_open: frozenset[int] | None = None) -> SplitCards | None:
+    """In the last turn's action phase: the builder cards that may be in play before the game
+    ends on a line of `split`, none of them from the discard pile (the deck does not run out
+    before the Timeline phase), and the most cards that pass through the hand until then (the
+    hand, the cards between zones, the cards taken); None where the module's conditions do
+    not hold (no restriction). `techs_open`: as `split_taken`'s."""
+    if not any(fr[0] == F_TIMELINE_PHASE for fr in st.stack):
+        return None
+    taken = split_taken(st, acts, poulnabrone, table, memo, split, techs_open)
+    if taken >= len(st.deck):
+        return None
+    present = enterable(st, taken)
+    if enters_after_actions(st, table, present, memo):
+        return None
+    return present, len(st.hand) + len(st.limbo) + taken
+
+
+def action_splits(st: GameState) -> tuple[Split, ...]:
+    """The splits of the last turn's action choices left (the pending action decisions) into
+    Creates, Learns and others, as `solver.bounds.reachable.reach` lists them; none when there
+    are more than it splits."""
+    n = sum(1 for fr in st.stack if fr[0] == D_ACTION)
+    if n > SPLIT_ACTIONS:
+        return ()
+    return tuple((c, k, n - c - k) for c in range(n + 1) for k in range(n + 1 - c))
+
+
+def cards_to_create(st: GameState, present: set[int], budget: int) -> tuple[int, int]:
+    """The most Creates of monuments and of artifacts a line can still make when only the
+    builder cards of `present` can reach the hand, the deck does not run out, and at most
+    `budget` cards pass through the hand (see the module): of the monuments (artifacts) among
+    those cards not in play now, the most whose cards and least costs (their printed cost; a
+    card between zones, perhaps paid for already, none) fit in the budget together."""
+    cards = st.book.cards
+    in_play = set(st.in_play())
+    between = set(st.limbo)
+    monuments: list[int] = []
+    artifacts: list[int] = []
+    for c in present:
+        if c < 0 or c >= CHEST_BASE or c in in_play:
+            continue
+        card = cards[c]
+        if card.is_tech:
+            continue
+        need = 1 if c in between else 1 + card.discard_cost
+        if card.kind == ARTIFACT:
+            artifacts.append(need)
+        else:
+            monuments.append(need)
+    return _fitting(monuments, budget), _fitting(artifacts, budget)
+
+
+def _fitting(needs: list[int], budget: int) -> int:
+    """How many of `needs` fit in `budget` together (the smallest first)."""
+    n = 0
+    for need in sorted(needs):
+        if need > budget:
+            break
+        budget -= need
+        n += 1
+    return n
+
+
+def split_counts(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
+                 memo: ReachMemo, entries: tuple[Entry, ...],
+                 techs_open: frozenset[int] | None, answer: SplitAnswer,
+                 learnable: frozenset[int] | None) -> tuple[Entry, ...]:
+    """`entries` (the last turn's `Reach.splits`, `techs_open` as their `reach` was told)
+    each bounded again with the cards its split alone can bring into play (see the module;
+    `answer`: `split_present`'s answer for a split, or one holding more, told the
+    technologies that may still enter the collection, `learnable`): its counts from `reach`
+    with those cards, its Creates at most the cards it can create. An entry whose split has
+    no answer stays as it is."""
+    out: list[Entry] = []
+    for e in entries:
+        split = (e[0], e[1], e[2])
+        found = answer(split, learnable)
+        if found is None:
+            out.append(e)
+            continue
+        present, budget = found
+        own = split_entry(reach(st, acts, 0, poulnabrone, memo, present=present,
+                           techs_open=techs_open), split)
+        if own is None:
+            out.append(e)
+            continue
+        room = cards_to_create(st, present, budget)
+        out.append((own[0], own[1], own[2], min(own[3], room[0]), own[4],
+                    min(own[5], room[1]), own[6], own[7]))
+    return tuple(out)
+
+
+def split_entry(r: Reach, split: Split) -> Entry | None:
+    """The entry of `split` in `r.splits`, if any."""
+    for e in r.splits:
+        if (e[0], e[1], e[2]) == split:
+            return e
+    return None
+
+
+def alone(e: Entry) -> Reach:
+    """A `Reach` of one split's entry (what `action_takes` reads of it)."""
+    return Reach(e[3], e[4], e[6], e[5], (e,))
