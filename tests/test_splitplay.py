@@ -92,6 +92,19 @@ def test_creates_pay_their_costs_from_the_hand() -> None:
     assert cards_to_create(st, present, 1) == (0, 0)
 
 
+def test_technologies_that_cannot_be_learned_take_nothing() -> None:
+    """No technology on the tiles (none can enter the collection): two Learn actions take
+    nothing from the deck, where any technology's draws would count otherwise."""
+    st = _one_monument_two_creates()
+    facts = pool_facts(st)
+    assert facts.takes is not None
+    learns = (0, 2, 0)
+    assert split_taken(st, facts.activators, facts.poulnabrone, facts.takes, ReachMemo(),
+                       learns) > 0
+    assert split_taken(st, facts.activators, facts.poulnabrone, facts.takes, ReachMemo(),
+                       learns, frozenset()) == 0
+
+
 def _split_of(action: int) -> int:
     """0 for a Create action, 1 for a Learn, 2 for anything else that spends an action choice
     (a chest used at the choice does not spend it)."""
