@@ -20,7 +20,7 @@ from solver.bounds.simple import (
     simple_upper_bound,
     taken_before_timeline,
 )
-from solver.bounds.takes import enterable, enters_after_actions, late_creates
+from solver.bounds.takes import enterable, enters_after_actions, late_creates, steps_take
 from solver.engine.flow import RULES
 from solver.engine.frames import D_ACTION, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE, Frame
 from solver.engine.state import GameState
@@ -240,3 +240,14 @@ def test_a_timeline_learn_may_bring_a_card_into_play() -> None:
     for techs, after in (((), True), (("T22",), False)):
         st = _turn16([], artifacts=("A33",), techs=("T1", "T2", *techs))
         assert enters_after_actions(st, facts.takes, enterable(st, 0), memo) is after
+
+
+def test_a_draw_per_card_paid_takes_at_most_the_cards_paid() -> None:
+    """Earthquake Engineering (T17: pay up to 3 cards, draw 1 per card paid) takes at most 3,
+    Moai Statue (A7: pay 2, draw 4) its 4; a draw per anything else (T13: per city in the
+    Timeline) still counts the hand's 10 (D4)."""
+    st = position(turn=16)
+    cards = st.book.cards
+    takes = {code: steps_take(cards[idx(st, code)].effects[0].steps)
+             for code in ("T17", "A7", "T13")}
+    assert takes == {"T17": 3, "A7": 4, "T13": 10}

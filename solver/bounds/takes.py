@@ -87,10 +87,25 @@ def steps_take(steps: tuple[Step, ...]) -> int:
     look = steps_look(steps)
     if look >= UNBOUNDED:
         return UNBOUNDED
-    n = look
-    for s in all_steps(steps):
+    return look + steps_draw(steps, 0)
+
+
+def steps_draw(steps: tuple[Step, ...], paid: int) -> int:
+    """The most cards running `steps` once draws into the hand: a fixed draw its count, a draw
+    per unit paid (``per: paid``, after a payment: RULES.md section 5, the effect runs with the
+    units paid) at most the units its payment asks for (`paid`, that ``pay`` step's amount;
+    0: not known), any other at most 10 (D4)."""
+    n = 0
+    for s in steps:
         if s.op == "draw":
-            n += min(DRAW_MAX, s.n) if s.per is None else DRAW_MAX
+            if s.per is None:
+                n += min(DRAW_MAX, s.n)
+            elif s.per == "paid" and paid > 0:
+                n += min(DRAW_MAX, paid)
+            else:
+                n += DRAW_MAX
+        if s.then:
+            n += steps_draw(s.then, s.amount if s.op == "pay" else paid)
     return n
 
 
