@@ -435,11 +435,12 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
                 and (split_answer is not None or not present_given)):
             # the last turn: each split with the cards it alone can bring into play
             split_memo = memo if memo is not None else ReachMemo()
+            position = st.key() if split_answer is None else ()
 
             def own_answer(split: tuple[int, int, int],
                            learnable: frozenset[int] | None) -> tuple[set[int], int] | None:
                 return split_present(st, facts.activators, facts.poulnabrone, table,
-                                     split_memo, split, learnable)
+                                     split_memo, split, learnable, position)
 
             answer = split_answer if split_answer is not None else own_answer
             value = largest(split_counts(st, facts.activators, facts.poulnabrone, split_memo,

@@ -67,13 +67,15 @@ SplitAnswer = Callable[[Split, frozenset[int] | None], SplitCards | None]
 
 def split_taken(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
                 table: TakeTable, memo: ReachMemo, split: Split,
-                techs_open: frozenset[int] | None = None) -> int:
+                techs_open: frozenset[int] | None = None,
+                position: tuple[object, ...] | None = None) -> int:
     """The most builder cards that can leave the deck until this turn's Timeline phase begins
     on a line that spends the action choices left as `split` (Creates, Learns, others), or
     `UNBOUNDED` (see the module: the least closed count reached from 0 in `SPLIT_ROUNDS`).
     `techs_open`, when given: the technologies that may still enter the collection (the
-    others never act)."""
-    key = (st.key(), split, techs_open)
+    others never act). `position`: `st.key()`, when the caller has it (answers are kept by
+    it)."""
+    key = (st.key() if position is None else position, split, techs_open)
     known = memo.split_taken.get(key)
     if known is not None:
         return known
@@ -100,15 +102,16 @@ def split_taken(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[i
 
 def split_present(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
                   table: TakeTable, memo: ReachMemo, split: Split,
-                  techs_open: frozenset[int] | None = None) -> SplitCards | None:
+                  techs_open: frozenset[int] | None = None,
+                  position: tuple[object, ...] | None = None) -> SplitCards | None:
     """In the last turn's action phase: the builder cards that may be in play before the game
     ends on a line of `split`, none of them from the discard pile (the deck does not run out
     before the Timeline phase), and the most cards that pass through the hand until then (the
     hand, the cards between zones, the cards taken); None where the module's conditions do
-    not hold (no restriction). `techs_open`: as `split_taken`'s."""
+    not hold (no restriction). `techs_open`, `position`: as `split_taken`'s."""
     if not any(fr[0] == F_TIMELINE_PHASE for fr in st.stack):
         return None
-    taken = split_taken(st, acts, poulnabrone, table, memo, split, techs_open)
+    taken = split_taken(st, acts, poulnabrone, table, memo, split, techs_open, position)
     if taken >= len(st.deck):
         return None
     present = enterable(st, taken)
