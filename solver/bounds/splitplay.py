@@ -16,7 +16,9 @@ a Create or a Learn only through the effects it sets off), so fewer cards may en
   line of the split: until more than ``taken`` cards left the deck only those cards can have
   entered play, and while only they act the split takes at most ``taken``. With no card
   entering play after the action phase (`solver.bounds.takes.enters_after_actions`), a
-  builder card acts only if it is among them.
+  builder card acts only if it is among them. A technology that can no longer enter the
+  collection (the caller's `techs_open`: `solver.bounds.simple`'s candidates, requirements and
+  tiles read) never acts either: its draws are not counted.
 * **Creates need cards** (`cards_to_create`): every Create of a monument picks a monument
   from the hand (section 5; only Ancient Greek creates from cards it looks at, and it creates
   an artifact, which then also counts), and in the last turn no card leaves play back to the
