@@ -119,8 +119,8 @@ def _check_random_line(st: GameState, seed: int) -> bool:
     """Random play from the last turn's start `st` until its Timeline phase begins: the cards
     that left the deck are at most `split_taken` of the split played, every card that entered
     play is among `split_present`'s, and the monuments and artifacts created are at most
-    `cards_to_create`'s (with its count of the cards through the hand); False when the split has no answer (no restriction: nothing to
-    check)."""
+    `cards_to_create`'s (with its count of the cards through the hand); False when the split
+    has no answer (no restriction: nothing to check)."""
     facts = pool_facts(st)
     assert facts.takes is not None
     memo = ReachMemo()

@@ -487,11 +487,8 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
             out_art.append(a)
         else:
             out_mon.append(a)
-    if actions <= SPLIT_ACTIONS:
-        splits = [(c, k, actions - c - k) for c in range(actions + 1)
-                  for k in range(actions + 1 - c)]
-    else:
-        splits = [(actions, actions, actions)]
+    every = (actions, actions, actions)  # with many left, every action counts as each
+    splits = split_choices(actions) if actions <= SPLIT_ACTIONS else [every]
     best = (0, 0, 0, 0)
     each: list[tuple[int, int, int, int, int, int, int, int]] = []
     for creating_now, learning, digging in splits:
@@ -501,6 +498,12 @@ def _count(acts: tuple[Activator, ...], status: list[int], actions: int, phases:
         if actions <= SPLIT_ACTIONS:
             each.append((creating_now, learning, digging, r[0], r[1], r[3], r[2], r[4]))
     return Reach(best[0], best[1], best[2], best[3], tuple(each))
+
+
+def split_choices(actions: int) -> list[tuple[int, int, int]]:
+    """Every split of `actions` action choices into (Create actions, Learn actions, other
+    actions), in the order `Reach.splits` lists them."""
+    return [(c, k, actions - c - k) for c in range(actions + 1) for k in range(actions + 1 - c)]
 
 
 def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Activator],

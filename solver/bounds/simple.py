@@ -53,7 +53,8 @@ score sheet (RULES.md section 7), the most each row can still reach:
   Creates, Learns and other actions is bounded on its own and the largest kept: one action is
   a Create or a Learn, not both, so the Timeline row and the technology row do not both take
   every action. In the last turn each split is counted with only the cards it can bring into
-  play itself, and its Creates at most the cards it can create (`solver.bounds.splitplay`). After the last decline a split whose counts cannot meet every goal chest
+  play itself, and its Creates at most the cards it can create (`solver.bounds.splitplay`).
+  After the last decline a split whose counts cannot meet every goal chest
   (`solver.bounds.goalreach`) is no line of a won trial and is left out; with none left, no
   line wins (`NO_LINE`).
 
@@ -71,10 +72,9 @@ from solver.bounds.endrules import TIMELINE_PLACES, CounterRanges, effect_max, r
 from solver.bounds.goalreach import goals_may_hold
 from solver.bounds.movers import MoverFacts, mover_facts, phase_entries, puts_monument
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
-from solver.bounds.splitplay import SplitAnswer, split_counts, split_present
+from solver.bounds.splitplay import SplitAnswer, closed_take, split_counts, split_present
 from solver.bounds.takes import (
     TakeTable,
-    action_takes,
     enterable,
     enters_after_actions,
     late_creates,
@@ -319,9 +319,9 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     `split_answer`, with `present_given`: for a split of the last turn's action choices, the
     builder cards that may be in play on its lines and the most cards that pass through the
     hand (at least `solver.bounds.splitplay.split_present`'s answer; None: no restriction);
-    without `present_given`, that function's answer. `refine_above`: that refinement, split by split, is
-    worked out only where the bound without it is above this value (a search's incumbent: at
-    or below it the position is pruned either way; by default, everywhere)."""
+    without `present_given`, that function's answer. `refine_above`: that refinement, split
+    by split, is worked out only where the bound without it is above this value (a search's
+    incumbent: at or below it the position is pruned either way; by default, everywhere)."""
     if st.over:
         return st.score().total
     if facts is None:
@@ -541,27 +541,12 @@ def taken_before_timeline(st: GameState, facts: PoolFacts, table: TakeTable,
         known = memo.taken_old.get(key)
     if known is not None:
         return known
-    taken = _taken_fixed_point(st, facts, table, memo)
+    taken = closed_take(st, facts.activators, facts.poulnabrone, table, memo, TAKE_ROUNDS)
     if len(memo.taken) >= TAKEN_KEPT:
         memo.taken_old = memo.taken
         memo.taken = {}
     memo.taken[key] = taken
     return taken
-
-
-def _taken_fixed_point(st: GameState, facts: PoolFacts, table: TakeTable,
-                       memo: ReachMemo) -> int:
-    taken = 0
-    for _ in range(TAKE_ROUNDS):
-        present = enterable(st, taken)
-        r = reach(st, facts.activators, 0, facts.poulnabrone, memo, True, present)
-        more = action_takes(st, table, r, present)
-        if more <= taken:
-            return taken
-        if more > len(st.deck):
-            return UNBOUNDED
-        taken = more
-    return UNBOUNDED
 
 
 def _declined_max(future: list[int], declines: int, facts: PoolFacts, cards: tuple[Card, ...],

@@ -35,7 +35,8 @@ a Create or a Learn only through the effects it sets off), so fewer cards may en
   enters play then, `split_present`'s condition).
 
 `split_counts` gives each split's counts with both: its own `reach` with its own cards, its
-Creates capped by the cards it can create.
+Creates capped by the cards it can create. `closed_take` is the fixed point of the cards taken,
+for one split or for every split at once (`solver.bounds.simple.taken_before_timeline`).
 """
 
 from __future__ import annotations
@@ -43,13 +44,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from solver.bounds.reachable import SPLIT_ACTIONS, UNBOUNDED, Activator, Reach, ReachMemo, reach
+from solver.bounds.reachable import (
+    SPLIT_ACTIONS,
+    UNBOUNDED,
+    Activator,
+    Reach,
+    ReachMemo,
+    reach,
+    split_choices,
+)
 from solver.bounds.takes import TakeTable, action_takes, enterable, enters_after_actions
 from solver.engine.cards import ARTIFACT
 from solver.engine.frames import D_ACTION, F_TIMELINE_PHASE
 from solver.engine.state import CHEST_BASE, GameState
 
-#: Rounds of `split_taken`'s search for a closed count (as the simple bound's own).
+#: Rounds of `split_taken`'s search for a closed count (`closed_take`; as many as the simple
+#: bound's own).
 SPLIT_ROUNDS: Final = 8
 #: Answers of `split_taken` kept by position and split before the memo starts afresh.
 SPLIT_KEPT: Final = 1 << 14
@@ -67,6 +77,38 @@ SplitCards = tuple[set[int], int]
 SplitAnswer = Callable[[Split, frozenset[int] | None], SplitCards | None]
 
 
+def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
+                table: TakeTable, memo: ReachMemo, rounds: int,
+                split: tuple[int, int, int] | None = None,
+                techs_open: frozenset[int] | None = None) -> int:
+    """The least count ``taken`` reached from 0 (at most `rounds` rounds, none past the whole
+    deck) whose `action_takes`, with only the builder cards of `enterable(taken)` entering
+    play (`reach` over the action phase with them), is at most ``taken``; `UNBOUNDED` when
+    none is reached. Such a count bounds the cards that leave the deck until this turn's
+    Timeline phase begins: until more than ``taken`` left it, only those cards can have
+    entered play (a card enters play only from the hand, which grows only from the deck's
+    top, RULES.md section 5), and while they alone act at most ``taken`` leave it.
+    `split`: only on lines that spend the action choices left so (Creates, Learns, others;
+    `reach`'s entry of it alone). `techs_open`: the technologies that may still enter the
+    collection (the others never act)."""
+    taken = 0
+    for _ in range(rounds):
+        present = enterable(st, taken)
+        r = reach(st, acts, 0, poulnabrone, memo, True, present, techs_open)
+        if split is not None:
+            entry = split_entry(r, split)
+            if entry is None:
+                return UNBOUNDED
+            r = one_split(entry)
+        more = action_takes(st, table, r, present, None, techs_open)
+        if more <= taken:
+            return taken
+        if more > len(st.deck):
+            return UNBOUNDED
+        taken = more
+    return UNBOUNDED
+
+
 def split_taken(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
                 table: TakeTable, memo: ReachMemo, split: Split,
                 techs_open: frozenset[int] | None = None,
@@ -81,21 +123,7 @@ def split_taken(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[i
     known = memo.split_taken.get(key)
     if known is not None:
         return known
-    taken = UNBOUNDED
-    count = 0
-    for _ in range(SPLIT_ROUNDS):
-        present = enterable(st, count)
-        r = reach(st, acts, 0, poulnabrone, memo, True, present, techs_open)
-        entry = split_entry(r, split)
-        if entry is None:
-            break
-        more = action_takes(st, table, alone(entry), present, None, techs_open)
-        if more <= count:
-            taken = count
-            break
-        if more > len(st.deck):
-            break
-        count = more
+    taken = closed_take(st, acts, poulnabrone, table, memo, SPLIT_ROUNDS, split, techs_open)
     if len(memo.split_taken) >= SPLIT_KEPT:
         memo.split_taken.clear()
     memo.split_taken[key] = taken
@@ -127,9 +155,7 @@ def action_splits(st: GameState) -> tuple[Split, ...]:
     Creates, Learns and others, as `solver.bounds.reachable.reach` lists them; none when there
     are more than it splits."""
     n = sum(1 for fr in st.stack if fr[0] == D_ACTION)
-    if n > SPLIT_ACTIONS:
-        return ()
-    return tuple((c, k, n - c - k) for c in range(n + 1) for k in range(n + 1 - c))
+    return tuple(split_choices(n)) if n <= SPLIT_ACTIONS else ()
 
 
 def cards_to_create(st: GameState, present: set[int], budget: int) -> tuple[int, int]:
@@ -197,14 +223,16 @@ def split_counts(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[
     return tuple(out)
 
 
-def split_entry(r: Reach, split: Split) -> Entry | None:
-    """The entry of `split` in `r.splits`, if any."""
+def split_entry(r: Reach, split: tuple[int, int, int]
+                ) -> tuple[int, int, int, int, int, int, int, int] | None:
+    """The entry of `split` (Create, Learn, other actions) in `r.splits`, if any."""
     for e in r.splits:
         if (e[0], e[1], e[2]) == split:
             return e
     return None
 
 
-def alone(e: Entry) -> Reach:
-    """A `Reach` of one split's entry (what `action_takes` reads of it)."""
+def one_split(e: tuple[int, int, int, int, int, int, int, int]) -> Reach:
+    """A `Reach` of one entry of `Reach.splits`: its counts, and that entry as its only
+    split."""
     return Reach(e[3], e[4], e[6], e[5], (e,))

@@ -63,7 +63,7 @@ from solver.bounds.simple import (
     last_decline_now,
     simple_upper_bound,
 )
-from solver.bounds.splitplay import Split, SplitCards, alone, split_entry
+from solver.bounds.splitplay import Split, SplitCards, one_split, split_entry
 from solver.bounds.takes import action_takes, enters_after_actions
 from solver.bounds.windowwork import (
     Work,
@@ -311,7 +311,7 @@ def present_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
             entry = split_entry(r, split)
             if entry is None:
                 return None
-            r = alone(entry)
+            r = one_split(entry)
         more = action_takes(start, table, r, present, HAND_LIMIT - w.hand_least, learnable)
         if more <= taken:
             if enters_after_actions(start, table, present, memo):
@@ -386,6 +386,10 @@ def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,
         present = None if found is None else found[0]
         cards = None if present is None else frozenset(present)
         answers = SplitAnswers(w, st, facts, memo)  # asked only where it matters
+        # what the split answers read besides the start: the hand, the cards between zones
+        # and the deck now, the window's draws and least hand, the start's lost knowledge
+        reads = (tuple(st.hand), tuple(st.limbo), tuple(st.deck), w.draws, w.hand_least,
+                 w.start.lost)
         for lost in range(w.lost_lo, w.lost_hi + 1):
             s = _bare(w.start, lost)
             key = (s.key(), cards)
@@ -396,10 +400,7 @@ def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,
                     memo.window.clear()
                 memo.window[key] = value
             if value > refine_above:  # split by split (`solver.bounds.splitplay`)
-                # what the split answers read besides the start: the hand, the cards between
-                # zones and the deck now, the window's draws and least hand, the start's lost
-                split_key = (key, tuple(st.hand), tuple(st.limbo), tuple(st.deck), w.draws,
-                             w.hand_least, w.start.lost)
+                split_key = (key, reads)
                 refined = memo.window.get(split_key)
                 if refined is None:
                     refined = simple_upper_bound(s, facts, memo, True, present,
