@@ -20,6 +20,7 @@ from solver.bounds.simple import (
     simple_upper_bound,
     taken_before_timeline,
 )
+from solver.bounds.splitplay import closed_take
 from solver.bounds.takes import enterable, enters_after_actions, late_creates, steps_take
 from solver.engine.flow import RULES
 from solver.engine.frames import D_ACTION, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE, Frame
@@ -139,13 +140,14 @@ def test_kept_lines_bounded_from_turn_12() -> None:
 
 
 def _turn15(hand: list[str], space1: list[str], deck_top: list[str], past: list[str],
-            phase: str = "action", actions: int = 2, discard: tuple[str, ...] = ()) -> GameState:
+            phase: str = "action", actions: int = 2, discard: tuple[str, ...] = (),
+            tiles: tuple[str | None, ...] = (None,) * 9) -> GameState:
     pending = [(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
                *[(D_ACTION, k) for k in range(actions)][::-1]]
     return position(hand=hand, timeline={1: space1, 3: ["C3"]}, past=past, discard=discard,
                     techs=["T1", "T2", "T5"], time_space=2, time_visits=2, turn=15,
                     deck_top=deck_top, pending=pending if phase == "action" else None,
-                    phase=phase, tiles=[None] * 9)
+                    phase=phase, tiles=tiles)
 
 
 def test_a_monument_deep_in_the_deck_does_not_decline() -> None:
@@ -251,3 +253,22 @@ def test_a_draw_per_card_paid_takes_at_most_the_cards_paid() -> None:
     takes = {code: steps_take(cards[idx(st, code)].effects[0].steps)
              for code in ("T17", "A7", "T13")}
     assert takes == {"T17": 3, "A7": 4, "T13": 10}
+
+
+@pytest.mark.parametrize(("space1", "cities"), [([], 1), (["C2", "C5"], 3)])
+def test_mystery_school_draws_at_most_the_cities(space1: list[str], cities: int) -> None:
+    """Mystery School (T13: draw one card per city in the Timeline) the only technology on
+    the row and one action left, spent on a Learn: no Create comes before it, so it draws at
+    most the cities in the Timeline now (Carthage, C3, in space 3, and those of space 1), not
+    the hand's 10; a line that learns it takes exactly that many."""
+    st = _turn15([], space1, ["M1", "M2", "M4", "M5", "M6"], ["P1", "M3"], actions=1,
+                 tiles=("T13", *(None,) * 8))
+    facts = pool_facts(st)
+    assert facts.takes is not None
+    taken = closed_take(st, facts.activators, facts.poulnabrone, facts.takes, ReachMemo(), 8,
+                        (0, 1, 0), frozenset({st.tiles[0]}))
+    assert taken == cities
+    deck = len(st.deck)
+    at = _apply(st, next(a for a in st.legal_actions() if st.action_to_string(a) == "learn"))
+    assert idx(st, "T13") in st.techs  # the only technology to learn: no choice asked
+    assert at is not None and deck - at[0] == cities

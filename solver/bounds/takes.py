@@ -51,7 +51,7 @@ from solver.bounds.reachable import (
     ReachMemo,
     in_flight,
 )
-from solver.engine.cards import ARTIFACT, Card, Step, all_steps
+from solver.engine.cards import ARTIFACT, CITY, Card, Step, all_steps
 from solver.engine.frames import (
     D_ACTION,
     D_ARCHIVE,
@@ -79,6 +79,8 @@ DRAW_MAX: Final = HAND_LIMIT
 GREEK: Final = 10
 #: Decisions on the stack that remove cards from the hand (`flight_takes`).
 OUT_FRAMES: Final = frozenset({D_PAY, D_ARCHIVE, D_DISCARD_VAR, D_CREATE_CARD, D_CREATE_SPACE})
+#: The counter of a draw of one card per city in the Timeline (Mystery School's).
+CITIES: Final = "timeline.city"
 
 
 def steps_take(steps: tuple[Step, ...]) -> int:
@@ -156,7 +158,8 @@ class CardTakes(Frozen):
     another moment that removes cards from the hand); `parts` splits each bucket (in that order)
     into (drawn, looked at, out of hand), and `create_out` is the most cards a Create of it
     removes from the hand (the card and its cost, RULES.md section 5: printed cost plus the
-    distance from its starting space, at most 5)."""
+    distance from its starting space, at most 5); `city_draws`: of its immediate draws, how many
+    draw one card per city in the Timeline (counted 10 each in the buckets)."""
 
     card: int
     tech: bool
@@ -171,6 +174,7 @@ class CardTakes(Frozen):
     action_unbounded: bool = False
     parts: tuple[tuple[int, int, int], ...] = ()
     create_out: int = 0
+    city_draws: int = 0
 
     def takes(self) -> bool:
         return bool(self.immediate or self.on_create or self.on_learn or self.on_excavate
@@ -184,7 +188,10 @@ def card_takes(index: int, card: Card) -> CardTakes:
     totals = [0] * 6
     unbounded = action_unbounded = False
     parts = [[0, 0, 0] for _ in range(6)]
+    cities = 0
     for e in card.effects:
+        if e.trigger is None and e.moment == "immediate":
+            cities += sum(1 for s in all_steps(e.steps) if s.op == "draw" and s.per == CITIES)
         n = steps_take(e.steps)
         out = steps_out(e.steps)
         if n == 0 and out == 0:
@@ -223,7 +230,7 @@ def card_takes(index: int, card: Card) -> CardTakes:
     return CardTakes(index, card.is_tech, monument, totals[IMMEDIATE], totals[ON_CREATE],
                      totals[ON_LEARN], totals[ON_EXCAVATE], totals[TIMELINE], totals[DECLINE],
                      unbounded, action_unbounded, tuple((p[0], p[1], p[2]) for p in parts),
-                     min(HAND_LIMIT, 1 + card.discard_cost + (5 if monument else 0)))
+                     min(HAND_LIMIT, 1 + card.discard_cost + (5 if monument else 0)), cities)
 
 
 @dataclass(frozen=True)
@@ -236,7 +243,8 @@ class TakeTable(Frozen):
         for a technology or a card out of the pool).
     :param actors: what `action_takes` reads of the cards that may take or remove cards from
         the hand in an action phase: (card, technology, unbounded there, then (drawn, looked
-        at, out of hand) of its immediate effects, on a Create, on a Learn, on an Excavate).
+        at, out of hand) of its immediate effects, on a Create, on a Learn, on an Excavate,
+        then its `CardTakes.city_draws`).
     :param late: (card, monuments created) of the builder cards with an effect that runs after
         an action phase (a Timeline or decline effect, or another moment) and may create
         monuments: how many, summed over such effects.
@@ -302,7 +310,8 @@ def take_table(cards: tuple[Card, ...], pool: frozenset[int]) -> TakeTable:
     in_timeline = [(c, e.steps) for c in sorted(pool) for e in cards[c].effects
                    if e.trigger is None and e.moment not in ("immediate", "decline", "endgame")]
     actors = tuple((t.card, int(t.tech), int(t.action_unbounded), *t.parts[IMMEDIATE],
-                    *t.parts[ON_CREATE], *t.parts[ON_LEARN], *t.parts[ON_EXCAVATE])
+                    *t.parts[ON_CREATE], *t.parts[ON_LEARN], *t.parts[ON_EXCAVATE],
+                    t.city_draws)
                    for t in table if t.action_unbounded or any(
                        any(t.parts[b]) for b in (IMMEDIATE, ON_CREATE, ON_LEARN, ON_EXCAVATE)))
     return TakeTable(
@@ -466,7 +475,9 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
     one kind, and `reach` counts it in both). `room`, when given, replaces the room in the hand
     now (a caller bounding several hands at once passes the most any of them has).
     `techs_open`, when given: the technologies that may still enter the collection (as
-    `reach` is told); one not learned and not among them never acts."""
+    `reach` is told); one not learned and not among them never acts. A technology's draw of
+    one card per city in the Timeline (Mystery School's) draws at most the cities there or
+    between zones now plus the split's Creates of monuments (only a Create puts one there)."""
     if max(r.creates, r.art_creates, r.learns) >= UNBOUNDED:
         return UNBOUNDED
     past = set(st.past)  # sets: each actor asks
@@ -483,6 +494,7 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
     t0: list[int] = []
     t1: list[int] = []
     t2: list[int] = []
+    tc: list[int] = []  # the city draws of each of t0
     for a in table.actors:
         c = a[0]
         if c in past:
@@ -494,6 +506,7 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
                 t0.append(a[3])
                 t1.append(a[4])
                 t2.append(a[5])
+                tc.append(a[15])
         elif c not in present:
             continue
         else:
@@ -522,18 +535,26 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
         return UNBOUNDED
     if room is None:
         room = max(0, HAND_LIMIT - len(st.hand))
-    # (Creates, Learns, Archive actions, other actions) of each split
-    cases: list[tuple[int, int, int, int]] = []
+    # (Creates, Learns, Archive actions, other actions, Creates of monuments) of each split
+    cases: list[tuple[int, int, int, int, int]] = []
     if r.splits:
         for creating, _, other, mon, learns, art, _, _ in r.splits:
             for archives in range(other + 1):
-                cases.append((mon + art - creating, learns, archives, other - archives))
+                cases.append((mon + art - creating, learns, archives, other - archives, mon))
     else:  # every action counts as an Archive and as an Excavate
-        cases.append((r.creates + r.art_creates, r.learns, actions, actions))
+        cases.append((r.creates + r.art_creates, r.learns, actions, actions, r.creates))
+    cities = -1
+    if any(tc):
+        book = st.book
+        cities = sum(1 for c in (*st.monuments(), *st.limbo)
+                     if book.kinds[c] == CITY and not book.cards[c].is_tech)
     best = 0
-    for creates, learns, archives, digs in cases:
+    for creates, learns, archives, digs, mon in cases:
         digs += under_way
         k = min(learns, len(t0))
+        if cities >= 0:
+            most = min(DRAW_MAX, cities + mon)
+            top0 = _prefix([v - n * (DRAW_MAX - most) for v, n in zip(t0, tc, strict=True)])
         drawn = DRAW_MAX * digs + creates * (i0 + c0) + learns * l0 + top0[k] + digs * x0
         looked = creates * (i1 + c1) + learns * l1 + top1[k] + digs * x1
         out = (HAND_LIMIT * archives + creates * create_out + flight_out
@@ -544,9 +565,8 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
 
 def _prefix(values: list[int]) -> list[int]:
     """The sums of the 0, 1, 2, ... largest of `values`."""
-    values.sort(reverse=True)
     out = [0]
-    for v in values:
+    for v in sorted(values, reverse=True):
         out.append(out[-1] + v)
     return out
 
