@@ -155,7 +155,7 @@ def test_a_monument_deep_in_the_deck_does_not_decline() -> None:
     the discard pile (under a deck of 100 cards and more) it cannot leave it before the
     Timeline phase, and no effect creates a monument later: the bound leaves it out."""
     top = _turn15(["C2", "M7"], ["M1"], ["C29"], ["P1", "M3"])
-    deep = _turn15(["C2", "M7"], ["M1"], [], ["P1", "M3"], discard=["C29"])
+    deep = _turn15(["C2", "M7"], ["M1"], [], ["P1", "M3"], discard=("C29",))
     facts = pool_facts(deep)
     assert facts.takes is not None
     for st in (top, deep):
