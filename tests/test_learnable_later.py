@@ -52,10 +52,18 @@ def test_lost_requirement_filter_and_bound(lost: int, candi: bool) -> None:
 
 
 def test_a_learn_that_ignores_requirements_keeps_every_candidate() -> None:
-    """M34 out of the Past (a Learn that ignores requirements may run) or such a Learn under
-    way: no filter."""
-    assert _learnable_later(_one_action_left(10, False, free=True),
-                            pool_facts(_one_action_left(10, False, free=True))) is None
+    """A Learn that ignores requirements under way: no filter. M34 (Montguyon Dolmen: on
+    decline, learn ignoring requirements) in the Timeline at the last turn never declines (the
+    game ends at the decline phase, D8): the filter holds, and the bound stays at least the
+    optimum."""
+    free = _one_action_left(10, False, free=True)
+    facts = pool_facts(free)
+    later = _learnable_later(free, facts)
+    assert later is not None and idx(free, "T44") not in later and idx(free, "T3") in later
+    assert idx(free, "M34") not in facts.free_learners
+    complete, best = plain_optimum(free)
+    assert complete and best is not None
+    assert simple_upper_bound(free, facts) >= best
     st = _one_action_left(10, False)
     st.stack = [fr for fr in st.stack if fr[0] != D_ACTION] + [(D_LEARN, False, True, 1)]
     assert _learnable_later(st, pool_facts(st)) is None

@@ -12,8 +12,10 @@ import pytest
 from solver.bounds.reachable import ReachMemo, reach
 from solver.bounds.simple import pool_facts, simple_upper_bound
 from solver.bounds.splitplay import (
+    ALL_KINDS,
     action_splits,
     cards_to_create,
+    entering,
     split_counts,
     split_present,
     split_taken,
@@ -23,7 +25,7 @@ from solver.engine.cards import ARTIFACT
 from solver.engine.frames import D_ACTION, F_TIMELINE_PHASE
 from solver.engine.state import GameState
 from solver.rng import Stream
-from tests.builder import position
+from tests.builder import idx, position
 from tests.test_endgame import plain_optimum
 from tests.test_turn_takes import line_at_turn
 
@@ -192,3 +194,18 @@ def test_bound_at_least_the_optimum_after_one_action(seed: int) -> None:
         if checked >= 2:
             break
     assert checked >= 1
+
+
+def test_a_split_without_creates_brings_no_card_into_play() -> None:
+    """A card enters play only by a Create (RULES.md section 5): on lines with no Create of a
+    monument the monuments in hand never act, with none of an artifact the artifacts; the
+    cards in play act either way."""
+    st = position(hand=["M34", "A24", "C1"], timeline={2: ["C3"]}, artifacts=["A5"], turn=16,
+                  time_space=1, time_visits=2)
+    present = set(st.hand) | set(st.in_play())
+    assert entering(st, present, ALL_KINDS) == present
+    codes = {kinds: {st.book.cards[c].code for c in entering(st, present, kinds)}
+             for kinds in ((False, False), (True, False), (False, True))}
+    assert codes == {(False, False): {"C3", "A5"}, (True, False): {"C3", "A5", "M34", "C1"},
+                     (False, True): {"C3", "A5", "A24"}}
+    assert idx(st, "C3") in st.in_play()

@@ -72,7 +72,14 @@ from solver.bounds.endrules import TIMELINE_PLACES, CounterRanges, effect_max, r
 from solver.bounds.goalreach import goals_may_hold
 from solver.bounds.movers import MoverFacts, mover_facts, phase_entries, puts_monument
 from solver.bounds.reachable import UNBOUNDED, Activator, ReachMemo, activators, reach
-from solver.bounds.splitplay import SplitAnswer, closed_take, split_counts, split_present
+from solver.bounds.splitplay import (
+    ALL_KINDS,
+    SplitAnswer,
+    closed_take,
+    entering,
+    split_counts,
+    split_present,
+)
 from solver.bounds.takes import (
     TakeTable,
     enterable,
@@ -138,7 +145,8 @@ def _learnable_later(st: GameState, facts: PoolFacts, present: set[int] | None =
     again. Candi Sukuh in the Timeline lowers one "at
     least" value by 1 (D19), so while a card with that special is out of the Past an "at least"
     ``k`` needs only ``k - 1``. A Learn that ignores requirements (an effect's step or one under
-    way) can take any of them: then no filter, as long as such a card is out of the Past.
+    way) can take any of them: then no filter, as long as such a card is out of the Past (a
+    decline effect's, M34 Montguyon Dolmen's, never runs again: D8).
     `present`, when given (the last turn, `_in_play_by_the_end`): the builder cards that may be
     in play before the game ends; one out of play and not among them never acts, as one in the
     Past. `memo` keeps the technologies whose requirements pass by what they read (the Past,
@@ -225,7 +233,8 @@ class PoolFacts(Frozen):
     :param activators: the pool's effects that grant Creates or Learns or remove lost
         knowledge (`solver.bounds.reachable`).
     :param poulnabrone: the pool's cards with Poulnabrone Dolmen's special.
-    :param free_learners: the pool's cards with a Learn that ignores requirements.
+    :param free_learners: the pool's cards with a Learn that ignores requirements, but in a
+        decline effect (read only with no decline phase left, `_learnable_later`: none runs).
     :param candi: the pool's cards with Candi Sukuh's special (D19).
     :param mover_facts: what can put a monument into space 1 during a decline phase
         (`solver.bounds.movers`).
@@ -273,7 +282,7 @@ def pool_facts(st: GameState) -> PoolFacts:
                           if any(e.special == "poulnabrone" for e in cards[c].effects)),
         free_learners=tuple(c for c in sorted(pool) if any(
             s.op in LEARN_STEPS and s.ignore_requirements
-            for e in cards[c].effects for s in all_steps(e.steps))),
+            for e in cards[c].effects if e.moment != "decline" for s in all_steps(e.steps))),
         candi=tuple(c for c in sorted(pool)
                     if any(e.special == "candi_sukuh" for e in cards[c].effects)),
         mover_facts=mover_facts(cards, pool),
@@ -361,24 +370,42 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     known_techs = set(st.techs)
     tech_vps = [v for v, c in facts.techs_by_vp
                 if c not in known_techs and (later is None or c in later)]
+    # by whether a split creates monuments, artifacts: its candidates (`solver.bounds.splitplay.entering`)
+    by_kinds: dict[tuple[bool, bool], tuple[set[int] | None, list[int]]] = {
+        ALL_KINDS: (later, tech_vps)}
+    restrict = phases == 0 and present is not None
+
+    def learnable(kinds: tuple[bool, bool]) -> tuple[set[int] | None, list[int]]:
+        if kinds not in by_kinds:
+            assert present is not None
+            own = _learnable_later(st, facts, entering(st, present, kinds), memo, floor)
+            if techs_open is not None:
+                own = set(techs_open) if own is None else own & techs_open
+            by_kinds[kinds] = (own, [v for v, c in facts.techs_by_vp
+                                     if c not in known_techs and (own is None or c in own)])
+        return by_kinds[kinds]
     in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
     fixed = past_vp + techs_vp
 
     # `few_learns` by Learns left, without and with the technologies' removals (no split
     # reads more)
-    joint_techs: dict[tuple[int, bool], int | None] = {}
+    joint_techs: dict[tuple[int, bool, tuple[bool, bool]], int | None] = {}
 
-    def joint(few: int, removing: bool) -> int | None:
-        if (few, removing) not in joint_techs:
+    def joint(few: int, removing: bool, kinds: tuple[bool, bool]) -> int | None:
+        if (few, removing, kinds) not in joint_techs:
             removals = tech_removals(st, facts.activators) if removing else None
-            joint_techs[few, removing] = (
+            joint_techs[few, removing, kinds] = (
                 None if removing and removals is None else
-                few_learns(st, facts.tech_readers, facts.techs_by_vp, few, later, removals))
-        return joint_techs[few, removing]
+                few_learns(st, facts.tech_readers, facts.techs_by_vp, few, learnable(kinds)[0],
+                           removals))
+        return joint_techs[few, removing, kinds]
 
-    def rest(learns_left: int, creates: int, lost_removed: int, tech_lost: int = 0) -> int:
+    def rest(learns_left: int, creates: int, lost_removed: int, tech_lost: int = 0,
+             kinds: tuple[bool, bool] = ALL_KINDS) -> int:
         """The rows that depend on the Learns, Creates and removals still reachable (of
-        which `tech_lost` by the technologies' own effects)."""
+        which `tech_lost` by the technologies' own effects), on lines that create monuments,
+        artifacts as `kinds` allows."""
+        tech_vps = learnable(kinds)[1]
         tech_future = sum(tech_vps[:learns_left])
         # End-game effects at their most optimistic: each card's rule at its best over the
         # range its counter can still reach (`CounterRanges`).
@@ -396,7 +423,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         few = min(learns_left, len(tech_vps))
         others = effect_bound - tech_part  # the end-game rules that read no technology count
         if declines == 0 and 1 <= few <= FEW_LEARNS and tech_part:
-            both = joint(few, False)
+            both = joint(few, False, kinds)
             if both is not None and both < tech_future + tech_part:
                 tech_future, effect_bound = 0, others + both
         declined = _declined_max(near, declines, facts, cards, ranges, future, late)
@@ -408,7 +435,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
             # its removal, and the lost knowledge left by every other removal is at most
             # ``left`` (`few_learns` with `removals`; a removal below 0 only counts more).
             left = st.lost - (lost_removed - tech_lost)
-            rated = joint(few, True) if left > 0 else None
+            rated = joint(few, True, kinds) if left > 0 else None
             if rated is not None:
                 value = min(value, declined + others + rated + timeline - left)
         return value
@@ -418,15 +445,17 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         """The bound over `splits` (one action is not both a Create and a Learn: each split
         on its own)."""
         counts = list(dict.fromkeys(
-            (learns, mon, lost, tech) for _, _, _, mon, learns, art, lost, tech in splits
+            (learns, mon, lost, tech, (mon > 0, art > 0) if restrict else ALL_KINDS)
+            for _, _, _, mon, learns, art, lost, tech in splits
             if not goals or goals_may_hold(st, mon, learns, art, lost)))
         if not counts:
             return NO_LINE  # no split of the actions left can meet every goal
-        # `rest` never falls as a count grows (the technologies' part of the removals held):
-        # only the splits no other one covers can be largest
+        # `rest` never falls as a count grows or a kind of Create is allowed (the
+        # technologies' part of the removals held): only the splits no other one covers can
+        # be largest
         return fixed + max(rest(*c) for c in counts if not any(
             o != c and o[0] >= c[0] and o[1] >= c[1] and o[2] >= c[2] and o[3] == c[3]
-            for o in counts))
+            and o[4][0] >= c[4][0] and o[4][1] >= c[4][1] for o in counts))
 
     if r.splits:
         value = largest(r.splits)

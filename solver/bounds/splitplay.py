@@ -75,6 +75,8 @@ SplitCards = tuple[set[int], int]
 #: Who answers `split_present`'s question for a split, given the technologies that may still
 #: enter the collection (None: any); an answer may hold more cards than `split_present`'s.
 SplitAnswer = Callable[[Split, frozenset[int] | None], SplitCards | None]
+#: Creates of monuments and of artifacts both allowed (`entering`: no restriction).
+ALL_KINDS: Final = (True, True)
 
 
 def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
@@ -236,3 +238,17 @@ def one_split(e: tuple[int, int, int, int, int, int, int, int]) -> Reach:
     """A `Reach` of one entry of `Reach.splits`: its counts, and that entry as its only
     split."""
     return Reach(e[3], e[4], e[6], e[5], (e,))
+
+
+def entering(st: GameState, present: set[int], kinds: tuple[bool, bool]) -> set[int]:
+    """Of `present` (the builder cards that may be in play before the game ends, none
+    entering after the action phase), those that may on lines with Creates of monuments,
+    of artifacts as `kinds` says: a card enters play only by a Create (RULES.md section 5), so
+    with none of its kind only the cards in play or between zones now."""
+    if kinds == ALL_KINDS:
+        return present
+    cards = st.book.cards
+    now = set(st.in_play())
+    now.update(st.limbo)
+    return {c for c in present
+            if c in now or (0 <= c < len(cards) and kinds[cards[c].kind == ARTIFACT])}
