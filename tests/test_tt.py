@@ -100,7 +100,7 @@ class _Watched(TranspositionTable):
         self.most_entries = max(self.most_entries, len(self))
 
 
-@pytest.mark.parametrize("iid, tiny_mb", [("t2-h2-s0-b4", 0.02), ("t5-h1-s0-b6", 0.05)])
+@pytest.mark.parametrize("iid, tiny_mb", [("t1-h1-s0-b6", 0.02), ("t5-h1-s0-b6", 0.05)])
 def test_a_tiny_cap_finds_the_same_optimum_on_a_suite_position(
         monkeypatch: Any, iid: str, tiny_mb: float) -> None:
     pos = load_suite().by_id()[iid]
