@@ -233,8 +233,8 @@ class PoolFacts(Frozen):
     :param activators: the pool's effects that grant Creates or Learns or remove lost
         knowledge (`solver.bounds.reachable`).
     :param poulnabrone: the pool's cards with Poulnabrone Dolmen's special.
-    :param free_learners: the pool's cards with a Learn that ignores requirements, but in a
-        decline effect (read only with no decline phase left, `_learnable_later`: none runs).
+    :param free_learners: the pool's cards with a Learn that ignores requirements outside a
+        decline effect (read with no decline phase left, `_learnable_later`: none runs, D8).
     :param candi: the pool's cards with Candi Sukuh's special (D19).
     :param mover_facts: what can put a monument into space 1 during a decline phase
         (`solver.bounds.movers`).
@@ -370,7 +370,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     known_techs = set(st.techs)
     tech_vps = [v for v, c in facts.techs_by_vp
                 if c not in known_techs and (later is None or c in later)]
-    # by whether a split creates monuments, artifacts: its candidates (`solver.bounds.splitplay.entering`)
+    # each split's candidates by the kinds of card it creates (`splitplay.entering`)
     by_kinds: dict[tuple[bool, bool], tuple[set[int] | None, list[int]]] = {
         ALL_KINDS: (later, tech_vps)}
     restrict = phases == 0 and present is not None

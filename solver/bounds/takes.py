@@ -475,16 +475,14 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
     one kind, and `reach` counts it in both). `room`, when given, replaces the room in the hand
     now (a caller bounding several hands at once passes the most any of them has).
     `techs_open`, when given: the technologies that may still enter the collection (as
-    `reach` is told); one not learned and not among them never acts. A technology's draw of
-    one card per city in the Timeline (Mystery School's) draws at most the cities there or
-    between zones now plus the split's Creates of monuments (only a Create puts one there)."""
+    `reach` is told); one not learned and not among them never acts. A technology's draw per
+    city in the Timeline (Mystery School's) draws at most the cities there or between zones
+    now plus the split's Creates of monuments (only a Create puts one there)."""
     if max(r.creates, r.art_creates, r.learns) >= UNBOUNDED:
         return UNBOUNDED
     past = set(st.past)  # sets: each actor asks
     techs = set(st.techs)
-    in_play = set(st.artifacts)
-    for sp in st.spaces:
-        in_play.update(sp)
+    in_play = set(st.in_play())
     outs = table.create_out
     create_out = 0
     for c in present:
@@ -543,7 +541,7 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
                 cases.append((mon + art - creating, learns, archives, other - archives, mon))
     else:  # every action counts as an Archive and as an Excavate
         cases.append((r.creates + r.art_creates, r.learns, actions, actions, r.creates))
-    cities = -1
+    cities, tops = -1, {}  # `top0` by what a city draw takes less than 10
     if any(tc):
         book = st.book
         cities = sum(1 for c in (*st.monuments(), *st.limbo)
@@ -553,8 +551,10 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
         digs += under_way
         k = min(learns, len(t0))
         if cities >= 0:
-            most = min(DRAW_MAX, cities + mon)
-            top0 = _prefix([v - n * (DRAW_MAX - most) for v, n in zip(t0, tc, strict=True)])
+            cut = DRAW_MAX - min(DRAW_MAX, cities + mon)
+            if cut not in tops:
+                tops[cut] = _prefix([v - n * cut for v, n in zip(t0, tc, strict=True)])
+            top0 = tops[cut]
         drawn = DRAW_MAX * digs + creates * (i0 + c0) + learns * l0 + top0[k] + digs * x0
         looked = creates * (i1 + c1) + learns * l1 + top1[k] + digs * x1
         out = (HAND_LIMIT * archives + creates * create_out + flight_out
