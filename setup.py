@@ -39,6 +39,7 @@ COMPILED = (
     "solver/guidance/*.py",
     "solver/bounds/bound.py",
     "solver/bounds/simple.py",
+    "solver/bounds/poolfacts.py",
     "solver/bounds/endrules.py",
     "solver/bounds/goalreach.py",
     "solver/bounds/techjoint.py",

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from cli.app import app
 from puzzles.cardsets import load_book
 from puzzles.trials import trial_setup
-from solver.bounds.simple import pool_facts
+from solver.bounds.poolfacts import pool_facts
 from solver.buildinfo import current_build, interpreted_summary
 from solver.engine.newgame import new_game
 from solver.game import HeritageGame

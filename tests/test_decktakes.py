@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from solver.bounds.decktakes import DeckTakes
+from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import UNBOUNDED, ReachMemo
-from solver.bounds.simple import pool_facts, taken_before_timeline
+from solver.bounds.simple import taken_before_timeline
 from solver.engine.frames import D_ACTION, F_TIMELINE_PHASE
 from solver.engine.state import GameState
 from solver.guidance.endgame import last_turn, token_readers, tokens_dead

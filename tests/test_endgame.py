@@ -16,8 +16,9 @@ from solver.bounds.bound import SimpleBound
 from solver.bounds.cpsat.bound import BoundPolicy, CpsatBound
 from solver.bounds.cpsat.relaxation import RelaxConfig
 from solver.bounds.cpsat.schedule import phase_of
+from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import reach
-from solver.bounds.simple import decline_phases_left, pool_facts, simple_upper_bound
+from solver.bounds.simple import decline_phases_left, simple_upper_bound
 from solver.engine.cards import Clause, Effect, Step
 from solver.engine.frames import D_ACTION, D_ORDER, D_REMOVE, D_TARGET, F_TIMELINE_PHASE
 from solver.engine.state import GameState

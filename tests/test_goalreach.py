@@ -11,7 +11,8 @@ import pytest
 
 from solver.bounds.bound import SimpleBound
 from solver.bounds.goalreach import counter_range, may_hold
-from solver.bounds.simple import NO_LINE, as_bound, pool_facts, simple_upper_bound
+from solver.bounds.poolfacts import pool_facts
+from solver.bounds.simple import NO_LINE, as_bound, simple_upper_bound
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.cards import Clause
 from solver.engine.goal_check import chest_goal

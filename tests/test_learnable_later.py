@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver.bounds.simple import (
-    _learnable_later,
-    decline_phases_left,
-    pool_facts,
-    simple_upper_bound,
-)
+from solver.bounds.poolfacts import pool_facts
+from solver.bounds.simple import _learnable_later, decline_phases_left, simple_upper_bound
 from solver.engine import actions as A
 from solver.engine.frames import D_ACTION, D_LEARN
 from solver.engine.state import GameState

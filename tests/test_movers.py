@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from solver.bounds.movers import mover_facts, phase_entries
-from solver.bounds.simple import decline_phases_left, pool_facts, simple_upper_bound
+from solver.bounds.poolfacts import pool_facts
+from solver.bounds.simple import decline_phases_left, simple_upper_bound
 from solver.engine.frames import D_ACTION, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE
 from solver.engine.state import GameState
 from solver.search.exhaustive import SearchConfig, search

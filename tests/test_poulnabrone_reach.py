@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import reach
-from solver.bounds.simple import decline_phases_left, pool_facts, simple_upper_bound
+from solver.bounds.simple import decline_phases_left, simple_upper_bound
 from solver.engine import actions as A
 from solver.engine.frames import D_ACTION, D_PAY
 from solver.engine.state import GameState

@@ -9,13 +9,8 @@ from __future__ import annotations
 import pytest
 
 from solver.bounds.endrules import CounterRanges, effect_max
-from solver.bounds.simple import (
-    _declined_max,
-    _is_mover,
-    decline_phases_left,
-    pool_facts,
-    simple_upper_bound,
-)
+from solver.bounds.poolfacts import _is_mover, pool_facts
+from solver.bounds.simple import _declined_max, decline_phases_left, simple_upper_bound
 from tests.builder import idx, position
 from tests.test_endgame import plain_optimum, random_line
 from tests.test_relaxation import endgame

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import ReachMemo, reach
-from solver.bounds.simple import pool_facts, simple_upper_bound
+from solver.bounds.simple import simple_upper_bound
 from solver.bounds.splitplay import (
     ALL_KINDS,
     action_splits,

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
+from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import reach
 from solver.bounds.simple import (
     _in_play_by_the_end,
     _learnable_later,
     decline_phases_left,
-    pool_facts,
     simple_upper_bound,
 )
 from solver.bounds.techrow import TileTaker, last_turn_techs, refills, tile_takers

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from benchmarks.prove_from import given_lines
+from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import UNBOUNDED, ReachMemo
 from solver.bounds.simple import (
     _in_play_by_the_end,
     last_decline_now,
-    pool_facts,
     simple_upper_bound,
     taken_before_timeline,
 )

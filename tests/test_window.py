@@ -15,8 +15,8 @@ import pytest
 
 from puzzles.chests import load_chests
 from solver.bounds.bound import SimpleBound
+from solver.bounds.poolfacts import PoolFactsCache, pool_facts
 from solver.bounds.reachable import ReachMemo
-from solver.bounds.simple import PoolFactsCache, pool_facts
 from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
 from solver.bounds.window import ABOVE, WINDOW_ASKED, last_window, last_windows, window_bound
 from solver.engine.actions import CHEST_LETTERS

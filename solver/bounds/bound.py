@@ -11,7 +11,8 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Final, Protocol
 
 from solver.bounds.cpsat.bound import BoundResult, CpsatBound
-from solver.bounds.simple import PoolFactsCache, as_bound, simple_upper_bound
+from solver.bounds.poolfacts import PoolFactsCache
+from solver.bounds.simple import as_bound, simple_upper_bound
 from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
 from solver.engine.state import GameState
 from solver.search.interrupt import Interrupt

@@ -16,8 +16,9 @@ Two answers come without `reach`: before the last turn, and while an action choi
 
 from __future__ import annotations
 
+from solver.bounds.poolfacts import PoolFactsCache
 from solver.bounds.reachable import UNBOUNDED, reach
-from solver.bounds.simple import PoolFactsCache, decline_phases_left
+from solver.bounds.simple import decline_phases_left
 from solver.engine.frames import D_ACTION, D_CREATE_SPACE, F_PLACE
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState

@@ -42,13 +42,9 @@ others' effects, which that count bounds, and it cannot act before it leaves the
 
 from __future__ import annotations
 
+from solver.bounds.poolfacts import PoolFacts, PoolFactsCache
 from solver.bounds.reachable import UNBOUNDED, ReachMemo, pending_steps, reach
-from solver.bounds.simple import (
-    PoolFacts,
-    PoolFactsCache,
-    decline_phases_left,
-    taken_before_timeline,
-)
+from solver.bounds.simple import decline_phases_left, taken_before_timeline
 from solver.bounds.takes import DRAW_MAX, CardTakes, card_takes, may_leave, steps_take
 from solver.engine.frames import (
     D_ACTION,

@@ -25,7 +25,8 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from solver.bounds.simple import PoolFactsCache, as_bound, decline_phases_left, simple_upper_bound
+from solver.bounds.poolfacts import PoolFactsCache
+from solver.bounds.simple import as_bound, decline_phases_left, simple_upper_bound
 from solver.bounds.window import window_bound, window_moment
 from solver.engine.state import GameState
 

@@ -55,14 +55,9 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
+from solver.bounds.poolfacts import PoolFacts
 from solver.bounds.reachable import ReachMemo, reach
-from solver.bounds.simple import (
-    NO_LINE,
-    TAKE_ROUNDS,
-    PoolFacts,
-    last_decline_now,
-    simple_upper_bound,
-)
+from solver.bounds.simple import NO_LINE, TAKE_ROUNDS, last_decline_now, simple_upper_bound
 from solver.bounds.splitplay import Split, SplitCards, one_split, split_entry
 from solver.bounds.takes import action_takes, enters_after_actions
 from solver.bounds.windowwork import (

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from solver.bounds.cpsat.relaxation import PlanStep, RelaxConfig, relax
 from solver.bounds.cpsat.resources import UnsupportedCardError
 from solver.bounds.cpsat.schedule import Phase, build_schedule, phase_of
-from solver.bounds.simple import PoolFacts, PoolFactsCache, as_bound, simple_upper_bound
+from solver.bounds.poolfacts import PoolFacts, PoolFactsCache
+from solver.bounds.simple import as_bound, simple_upper_bound
 from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
 from solver.engine import actions as A
 from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN

@@ -1,0 +1,125 @@
+"""What the simple bound (`solver.bounds.simple`) reads of a game's card pool, fixed once the game
+is dealt: worked out once per search (`PoolFactsCache`) instead of at every node."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from solver.bounds.endrules import reads_techs
+from solver.bounds.movers import MoverFacts, mover_facts, puts_monument
+from solver.bounds.reachable import Activator, ReachMemo, activators
+from solver.bounds.takes import TakeTable, take_table
+from solver.bounds.techrow import TileTaker, chests_take_techs, tile_takers
+from solver.engine.cards import ARTIFACT, Card, all_steps
+from solver.engine.state import GameState
+from solver.frozen import Frozen
+
+
+def _is_mover(card: Card) -> bool:
+    """Whether `card` can put a monument into space 1 by an effect (`movers.puts_monument`: a
+    Create of an artifact fills an artifact space, RULES.md section 5, never the Timeline), or
+    is Poulnabrone Dolmen (M36: one more Create per Create of a monument)."""
+    return any(puts_monument(e.steps) for e in card.effects) or any(
+        e.special == "poulnabrone" for e in card.effects)
+
+
+def _grants_learn(card: Card) -> int:
+    return sum(max(1, s.count) for e in card.effects for s in e.steps if s.op in ("learn", "niches"))
+
+
+LEARN_STEPS: Final = frozenset({"learn", "niches"})
+
+
+
+@dataclass(frozen=True)
+class PoolFacts(Frozen):
+    """What the simple bound reads of a game's card pool: fixed once the game is dealt, so a
+    search computes it once (`SimpleBound` keeps it) instead of at every node.
+
+    :param monuments: the pool's monuments (builder cards that are not artifacts), ascending.
+    :param vp: printed VP of every card, by index.
+    :param movers: monuments whose effect can create or move a monument.
+    :param grants: how many Learns a card's effects grant, by index.
+    :param endgame: monuments with an end-game scoring effect.
+    :param techs_by_vp: (VP, index) of the pool's technologies, highest VP first.
+    :param activators: the pool's effects that grant Creates or Learns or remove lost
+        knowledge (`solver.bounds.reachable`).
+    :param poulnabrone: the pool's cards with Poulnabrone Dolmen's special.
+    :param free_learners: the pool's cards with a Learn that ignores requirements outside a
+        decline effect (read with no decline phase left, `_learnable_later`: none runs, D8).
+    :param candi: the pool's cards with Candi Sukuh's special (D19).
+    :param mover_facts: what can put a monument into space 1 during a decline phase
+        (`solver.bounds.movers`).
+    :param takes: the pool's cards that take from the builder deck (`solver.bounds.takes`).
+    :param tile_takers: the pool's cards that take technologies off the tiles other than by a
+        Learn (`solver.bounds.techrow`).
+    :param chest_takers: a chest of the setup does.
+    :param tech_readers: the monuments of `endgame` whose end-game rule reads a technology
+        counter (`few_learns`).
+    """
+
+    monuments: tuple[int, ...]
+    vp: tuple[int, ...]
+    movers: frozenset[int]
+    grants: tuple[int, ...]
+    endgame: frozenset[int]
+    techs_by_vp: tuple[tuple[int, int], ...]
+    activators: tuple[Activator, ...] = ()
+    poulnabrone: tuple[int, ...] = ()
+    free_learners: tuple[int, ...] = ()
+    candi: tuple[int, ...] = ()
+    mover_facts: MoverFacts | None = None
+    takes: TakeTable | None = None
+    tile_takers: tuple[TileTaker, ...] = ()
+    chest_takers: bool = True
+    tech_readers: frozenset[int] = frozenset()
+
+
+def pool_facts(st: GameState) -> PoolFacts:
+    """The `PoolFacts` of the game `st` belongs to (its setup's card pool)."""
+    cards = st.book.cards
+    pool = st.setup.card_pool(st.book)
+    monuments = tuple(sorted(c for c in pool if not cards[c].is_tech
+                             and cards[c].kind != ARTIFACT))
+    techs = sorted(((cards[c].vp, c) for c in pool if cards[c].is_tech), key=lambda t: -t[0])
+    return PoolFacts(
+        monuments=monuments,
+        vp=tuple(c.vp for c in cards),
+        movers=frozenset(c for c in monuments if _is_mover(cards[c])),
+        grants=tuple(_grants_learn(c) for c in cards),
+        endgame=frozenset(c for c in monuments if cards[c].activation == "endgame"),
+        techs_by_vp=tuple(techs),
+        activators=activators(cards, pool),
+        poulnabrone=tuple(c for c in sorted(pool)
+                          if any(e.special == "poulnabrone" for e in cards[c].effects)),
+        free_learners=tuple(c for c in sorted(pool) if any(
+            s.op in LEARN_STEPS and s.ignore_requirements
+            for e in cards[c].effects if e.moment != "decline" for s in all_steps(e.steps))),
+        candi=tuple(c for c in sorted(pool)
+                    if any(e.special == "candi_sukuh" for e in cards[c].effects)),
+        mover_facts=mover_facts(cards, pool),
+        takes=take_table(cards, pool),
+        tile_takers=tile_takers(cards, pool),
+        chest_takers=chests_take_techs(st),
+        tech_readers=frozenset(c for c in monuments
+                               if cards[c].activation == "endgame" and reads_techs(cards[c])),
+    )
+
+
+class PoolFactsCache:
+    """The `PoolFacts` of the last game asked about (a search asks about one game), recomputed
+    when a state of another game (another setup or card book object) comes."""
+
+    def __init__(self) -> None:
+        self._setup: object = None
+        self._book: object = None
+        self._facts: PoolFacts | None = None
+        self.memo = ReachMemo()
+
+    def facts(self, st: GameState) -> PoolFacts:
+        if self._facts is None or st.setup is not self._setup or st.book is not self._book:
+            self._setup, self._book = st.setup, st.book
+            self._facts = pool_facts(st)
+            self.memo = ReachMemo()
+        return self._facts
