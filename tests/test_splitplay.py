@@ -5,6 +5,7 @@ it should be."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from solver.bounds.splitplay import (
     action_splits,
     cards_to_create,
     entering,
+    learn_cases,
     split_counts,
     split_present,
     split_taken,
@@ -61,7 +63,7 @@ def test_two_create_actions_create_one_monument_with_one_in_hand() -> None:
     assert cards_to_create(st, present, budget)[0] == 1
     refined = split_counts(st, facts.activators, facts.poulnabrone, memo, r.splits, None,
                            lambda split, _: by_split[split], None)
-    assert next(e for e in refined if e[:3] == (2, 0, 0))[3] == 1
+    assert next(e for e, _ in refined if e[:3] == (2, 0, 0))[3] == 1
     # the bound: the Timeline row counts one Create, not two
     complete, best = plain_optimum(st)
     assert complete and best is not None
@@ -210,3 +212,48 @@ def test_a_split_without_creates_brings_no_card_into_play() -> None:
     assert codes == {(False, False): {"C3", "A5"}, (True, False): {"C3", "A5", "M34", "C1"},
                      (False, True): {"C3", "A5", "A24"}}
     assert idx(st, "C3") in st.in_play()
+
+
+def _draw_or_vp() -> GameState:
+    """The last turn's action phase with an empty hand and two action choices: on the tiles
+    Proto-writing (T24, draws 3, 0 VP) and the Emerald Tablet (T41, 2 VP, draws nothing),
+    both of whose requirements are met (4 monuments in the Past, 3 writing technologies)."""
+    return position(hand=[], timeline={2: ["C3"]}, past=["C4", "C5", "C7", "C8"],
+                    time_space=1, time_visits=2, turn=16, deck_top=["C6", "C9", "C10"],
+                    techs=["T20", "T26", "T27"], tiles=["T24", "T41"] + [None] * 7)
+
+
+def test_one_learn_is_either_a_taker_or_not() -> None:
+    """A split that learns at most once is bounded once with the technologies that take
+    cards and once with the others (`learn_cases`): they split the candidates; a split with
+    two Learns, or no taker among the candidates, is one case."""
+    st = _draw_or_vp()
+    facts = pool_facts(st)
+    book = st.book
+    t24, t41 = idx(book, "T24"), idx(book, "T41")
+    assert t24 in facts.learn_takers and t41 not in facts.learn_takers
+    candidates = frozenset({t24, t41})
+    one = (1, 1, 0, 1, 1, 0, 0, 0)
+    assert learn_cases(st, one, candidates, None, facts.learn_takers) == (
+        frozenset({t41}), frozenset({t24}))
+    assert learn_cases(st, one, frozenset({t41}), None, facts.learn_takers) == (None,)
+    assert learn_cases(st, (0, 2, 0, 0, 2, 0, 0, 0), candidates, None,
+                       facts.learn_takers) == (None,)
+    # the candidates within the technologies that may still enter the collection
+    assert learn_cases(st, one, candidates, frozenset({t41}), facts.learn_takers) == (None,)
+
+
+def test_one_learn_does_not_both_draw_and_score() -> None:
+    """With one Learn and one Create left and no card in hand, a line learns Proto-writing
+    (and may create a card it drew) or the Emerald Tablet (2 VP, nothing to create): the bound
+    takes the better of the two (the exact optimum here), not the Tablet's VP with
+    Proto-writing's cards."""
+    st = _draw_or_vp()
+    facts = pool_facts(st)
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    both = simple_upper_bound(st, dataclasses.replace(facts, learn_takers=frozenset()),
+                              ReachMemo())
+    cases = simple_upper_bound(st, facts, ReachMemo())
+    assert best <= cases < both
+    assert cases == best

@@ -57,6 +57,10 @@ class PoolFacts(Frozen):
     :param chest_takers: a chest of the setup does.
     :param tech_readers: the monuments of `endgame` whose end-game rule reads a technology
         counter (`few_learns`).
+    :param learn_takers: the pool's technologies that, once learned, may take cards from the
+        builder deck or out of the hand in an action phase (`takes`' actors): a last-turn
+        split with one Learn is bounded once with them and once without
+        (`solver.bounds.splitplay.learn_cases`).
     """
 
     monuments: tuple[int, ...]
@@ -74,6 +78,7 @@ class PoolFacts(Frozen):
     tile_takers: tuple[TileTaker, ...] = ()
     chest_takers: bool = True
     tech_readers: frozenset[int] = frozenset()
+    learn_takers: frozenset[int] = frozenset()
 
 
 def pool_facts(st: GameState) -> PoolFacts:
@@ -83,6 +88,7 @@ def pool_facts(st: GameState) -> PoolFacts:
     monuments = tuple(sorted(c for c in pool if not cards[c].is_tech
                              and cards[c].kind != ARTIFACT))
     techs = sorted(((cards[c].vp, c) for c in pool if cards[c].is_tech), key=lambda t: -t[0])
+    table = take_table(cards, pool)
     return PoolFacts(
         monuments=monuments,
         vp=tuple(c.vp for c in cards),
@@ -99,11 +105,12 @@ def pool_facts(st: GameState) -> PoolFacts:
         candi=tuple(c for c in sorted(pool)
                     if any(e.special == "candi_sukuh" for e in cards[c].effects)),
         mover_facts=mover_facts(cards, pool),
-        takes=take_table(cards, pool),
+        takes=table,
         tile_takers=tile_takers(cards, pool),
         chest_takers=chests_take_techs(st),
         tech_readers=frozenset(c for c in monuments
                                if cards[c].activation == "endgame" and reads_techs(cards[c])),
+        learn_takers=frozenset(a[0] for a in table.actors if a[1]),
     )
 
 

@@ -53,7 +53,10 @@ score sheet (RULES.md section 7), the most each row can still reach:
   Creates, Learns and other actions is bounded on its own and the largest kept: one action is
   a Create or a Learn, not both, so the Timeline row and the technology row do not both take
   every action. In the last turn each split is counted with only the cards it can bring into
-  play itself, and its Creates at most the cards it can create (`solver.bounds.splitplay`).
+  play itself, and its Creates at most the cards it can create (`solver.bounds.splitplay`);
+  a split with one Learn twice, once on the lines that learn a technology that takes cards
+  and once on the others, each with only its own technologies as candidates (one Learn does
+  not both draw Proto-writing's cards and score the Emerald Tablet's VP).
   After the last decline a split whose counts cannot meet every goal chest
   (`solver.bounds.goalreach`) is no line of a won trial and is left out; with none left, no
   line wins (`NO_LINE`).
@@ -74,6 +77,7 @@ from solver.bounds.poolfacts import PoolFacts, pool_facts
 from solver.bounds.reachable import UNBOUNDED, ReachMemo, reach
 from solver.bounds.splitplay import (
     ALL_KINDS,
+    Case,
     SplitAnswer,
     closed_take,
     entering,
@@ -261,41 +265,50 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     tech_vps = [v for v, c in facts.techs_by_vp
                 if c not in known_techs and (later is None or c in later)]
     # each split's candidates by the kinds of card it creates (`splitplay.entering`)
-    by_kinds: dict[tuple[bool, bool], tuple[set[int] | None, list[int]]] = {
-        ALL_KINDS: (later, tech_vps)}
+    # and by the technologies its lines may learn (`splitplay.learn_cases`, None: any)
+    by_kinds: dict[tuple[tuple[bool, bool], frozenset[int] | None],
+                   tuple[set[int] | None, list[int]]] = {(ALL_KINDS, None): (later, tech_vps)}
     restrict = phases == 0 and present is not None
 
-    def learnable(kinds: tuple[bool, bool]) -> tuple[set[int] | None, list[int]]:
-        if kinds not in by_kinds:
-            assert present is not None
-            own = _learnable_later(st, facts, entering(st, present, kinds), memo, floor)
-            if techs_open is not None:
-                own = set(techs_open) if own is None else own & techs_open
-            by_kinds[kinds] = (own, [v for v, c in facts.techs_by_vp
-                                     if c not in known_techs and (own is None or c in own)])
-        return by_kinds[kinds]
+    def learnable(kinds: tuple[bool, bool], only: frozenset[int] | None = None
+                  ) -> tuple[set[int] | None, list[int]]:
+        if (kinds, only) not in by_kinds:
+            own: set[int] | None
+            if only is not None:
+                wider = learnable(kinds)[0]
+                own = set(only) if wider is None else wider & only
+            else:
+                assert present is not None
+                own = _learnable_later(st, facts, entering(st, present, kinds), memo, floor)
+                if techs_open is not None:
+                    own = set(techs_open) if own is None else own & techs_open
+            by_kinds[kinds, only] = (own, [v for v, c in facts.techs_by_vp
+                                           if c not in known_techs and (own is None or c in own)])
+        return by_kinds[kinds, only]
     in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
     fixed = past_vp + techs_vp
 
     # `few_learns` by Learns left, without and with the technologies' removals (no split
     # reads more)
-    joint_techs: dict[tuple[int, bool, tuple[bool, bool]], int | None] = {}
+    joint_techs: dict[tuple[int, bool, tuple[bool, bool], frozenset[int] | None],
+                      int | None] = {}
 
-    def joint(few: int, removing: bool, kinds: tuple[bool, bool]) -> int | None:
-        if (few, removing, kinds) not in joint_techs:
+    def joint(few: int, removing: bool, kinds: tuple[bool, bool],
+              only: frozenset[int] | None) -> int | None:
+        if (few, removing, kinds, only) not in joint_techs:
             removals = tech_removals(st, facts.activators) if removing else None
-            joint_techs[few, removing, kinds] = (
+            joint_techs[few, removing, kinds, only] = (
                 None if removing and removals is None else
-                few_learns(st, facts.tech_readers, facts.techs_by_vp, few, learnable(kinds)[0],
-                           removals))
-        return joint_techs[few, removing, kinds]
+                few_learns(st, facts.tech_readers, facts.techs_by_vp, few,
+                           learnable(kinds, only)[0], removals))
+        return joint_techs[few, removing, kinds, only]
 
     def rest(learns_left: int, creates: int, lost_removed: int, tech_lost: int = 0,
-             kinds: tuple[bool, bool] = ALL_KINDS) -> int:
+             kinds: tuple[bool, bool] = ALL_KINDS, only: frozenset[int] | None = None) -> int:
         """The rows that depend on the Learns, Creates and removals still reachable (of
         which `tech_lost` by the technologies' own effects), on lines that create monuments,
         artifacts as `kinds` allows."""
-        tech_vps = learnable(kinds)[1]
+        tech_vps = learnable(kinds, only)[1]
         tech_future = sum(tech_vps[:learns_left])
         # End-game effects at their most optimistic: each card's rule at its best over the
         # range its counter can still reach (`CounterRanges`).
@@ -313,7 +326,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         few = min(learns_left, len(tech_vps))
         others = effect_bound - tech_part  # the end-game rules that read no technology count
         if declines == 0 and 1 <= few <= FEW_LEARNS and tech_part:
-            both = joint(few, False, kinds)
+            both = joint(few, False, kinds, only)
             if both is not None and both < tech_future + tech_part:
                 tech_future, effect_bound = 0, others + both
         declined = _declined_max(near, declines, facts, cards, ranges, future, late)
@@ -325,18 +338,18 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
             # its removal, and the lost knowledge left by every other removal is at most
             # ``left`` (`few_learns` with `removals`; a removal below 0 only counts more).
             left = st.lost - (lost_removed - tech_lost)
-            rated = joint(few, True, kinds) if left > 0 else None
+            rated = joint(few, True, kinds, only) if left > 0 else None
             if rated is not None:
                 value = min(value, declined + others + rated + timeline - left)
         return value
 
     goals = phases == 0 and bool(st.goal_chests)  # the goals' counters move in known ranges
-    def largest(splits: tuple[tuple[int, int, int, int, int, int, int, int], ...]) -> int:
-        """The bound over `splits` (one action is not both a Create and a Learn: each split
-        on its own)."""
+    def largest(cases: tuple[Case, ...]) -> int:
+        """The bound over `cases`, splits with the technologies their lines may learn (one
+        action is not both a Create and a Learn: each split on its own)."""
         counts = list(dict.fromkeys(
-            (learns, mon, lost, tech, (mon > 0, art > 0) if restrict else ALL_KINDS)
-            for _, _, _, mon, learns, art, lost, tech in splits
+            (learns, mon, lost, tech, (mon > 0, art > 0) if restrict else ALL_KINDS, only)
+            for (_, _, _, mon, learns, art, lost, tech), only in cases
             if not goals or goals_may_hold(st, mon, learns, art, lost)))
         if not counts:
             return NO_LINE  # no split of the actions left can meet every goal
@@ -345,10 +358,10 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         # be largest
         return fixed + max(rest(*c) for c in counts if not any(
             o != c and o[0] >= c[0] and o[1] >= c[1] and o[2] >= c[2] and o[3] == c[3]
-            and o[4][0] >= c[4][0] and o[4][1] >= c[4][1] for o in counts))
+            and o[4][0] >= c[4][0] and o[4][1] >= c[4][1] and o[5] == c[5] for o in counts))
 
     if r.splits:
-        value = largest(r.splits)
+        value = largest(tuple((e, None) for e in r.splits))
         table = facts.takes
         if (value > refine_above and phases == 0 and table is not None
                 and (split_answer is not None or not present_given)):
@@ -364,7 +377,8 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
             answer = split_answer if split_answer is not None else own_answer
             value = largest(split_counts(st, facts.activators, facts.poulnabrone, split_memo,
                                          r.splits, techs_open, answer,
-                                         None if later is None else frozenset(later)))
+                                         None if later is None else frozenset(later),
+                                         facts.learn_takers))
         return value
     if goals and not goals_may_hold(st, r.creates, r.learns, r.art_creates, r.lost_removed):
         return NO_LINE

@@ -34,8 +34,19 @@ a Create or a Learn only through the effects it sets off), so fewer cards may en
   with their costs, the cheapest first. No Create comes after the action phase (no card
   enters play then, `split_present`'s condition).
 
-`split_counts` gives each split's counts with both: its own `reach` with its own cards, its
-Creates capped by the cards it can create. `closed_take` is the fixed point of the cards taken,
+* **One Learn takes one technology** (`learn_cases`): a split whose lines learn at most once
+  (its entry's Learns) learns a technology that takes cards once learned (draws, looks or
+  discards from the hand: `solver.bounds.takes`' actors) or does not. In the last turn every
+  technology enters the collection by a Learn (the Pyramid of the Niches' included; Abu
+  Simbel's is a decline effect, none runs in it: D8), so on the lines of the first case the
+  candidates of the technology row are those takers and no other technology enters; on the
+  others, no taker enters the collection, so none takes a card and the candidates are the
+  rest. Each case is bounded on its own (its cards, its counts, its candidates) and the
+  larger kept: the technology row cannot take the best technology's VP while the hand takes
+  the cards another technology would draw.
+
+`split_counts` gives each split's counts with all three: its own `reach` with its own cards, its
+Creates capped by the cards it can create, one Learn's cases apart. `closed_take` is the fixed point of the cards taken,
 for one split or for every split at once (`solver.bounds.simple.taken_before_timeline`).
 """
 
@@ -77,6 +88,8 @@ SplitCards = tuple[set[int], int]
 SplitAnswer = Callable[[Split, frozenset[int] | None], SplitCards | None]
 #: Creates of monuments and of artifacts both allowed (`entering`: no restriction).
 ALL_KINDS: Final = (True, True)
+#: A split's entry and the technologies its lines may learn (None: any; `learn_cases`).
+Case = tuple[Entry, frozenset[int] | None]
 
 
 def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
@@ -199,30 +212,56 @@ def _fitting(needs: list[int], budget: int) -> int:
 def split_counts(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
                  memo: ReachMemo, entries: tuple[Entry, ...],
                  techs_open: frozenset[int] | None, answer: SplitAnswer,
-                 learnable: frozenset[int] | None) -> tuple[Entry, ...]:
+                 learnable: frozenset[int] | None,
+                 takers: frozenset[int] = frozenset()) -> tuple[Case, ...]:
     """`entries` (the last turn's `Reach.splits`, `techs_open` as their `reach` was told)
     each bounded again with the cards its split alone can bring into play (see the module;
     `answer`: `split_present`'s answer for a split, or one holding more, told the
     technologies that may still enter the collection, `learnable`): its counts from `reach`
-    with those cards, its Creates at most the cards it can create. An entry whose split has
-    no answer stays as it is."""
-    out: list[Entry] = []
+    with those cards, its Creates at most the cards it can create; a split with one Learn
+    once per case of `learn_cases` (`takers`: the pool's technologies that take cards), each
+    with the technologies its lines may learn. An entry whose split has no answer stays as it
+    is."""
+    out: list[Case] = []
     for e in entries:
         split = (e[0], e[1], e[2])
-        found = answer(split, learnable)
-        if found is None:
-            out.append(e)
-            continue
-        present, budget = found
-        own = split_entry(reach(st, acts, 0, poulnabrone, memo, present=present,
-                           techs_open=techs_open), split)
-        if own is None:
-            out.append(e)
-            continue
-        room = cards_to_create(st, present, budget)
-        out.append((own[0], own[1], own[2], min(own[3], room[0]), own[4],
-                    min(own[5], room[1]), own[6], own[7]))
+        for only in learn_cases(st, e, learnable, techs_open, takers):
+            found = answer(split, learnable if only is None else only)
+            if found is None:
+                out.append((e, only))
+                continue
+            present, budget = found
+            own = split_entry(reach(st, acts, 0, poulnabrone, memo, present=present,
+                                    techs_open=techs_open if only is None else only), split)
+            if own is None:
+                out.append((e, only))
+                continue
+            room = cards_to_create(st, present, budget)
+            out.append(((own[0], own[1], own[2], min(own[3], room[0]), own[4],
+                         min(own[5], room[1]), own[6], own[7]), only))
     return tuple(out)
+
+
+def learn_cases(st: GameState, e: Entry, learnable: frozenset[int] | None,
+                techs_open: frozenset[int] | None,
+                takers: frozenset[int]) -> tuple[frozenset[int] | None, ...]:
+    """The technologies the lines of entry `e` (of the last turn's splits) may learn, case by
+    case (see the module): with at most one Learn (``e[4]``) and some of `takers` among the
+    technologies that may still enter the collection (`learnable`, within `techs_open`;
+    None: any not learned), those others, then those takers; else one case, any (None)."""
+    if e[4] != 1 or not takers:
+        return (None,)
+    base = learnable if learnable is not None else techs_open
+    if base is None:
+        cards = st.book.cards
+        known = set(st.techs)
+        base = frozenset(c for c in range(len(cards)) if cards[c].is_tech and c not in known)
+    elif techs_open is not None:
+        base = base & techs_open
+    taking = base & takers
+    if not taking:
+        return (None,)
+    return (base - takers, taking)
 
 
 def split_entry(r: Reach, split: tuple[int, int, int]
