@@ -18,7 +18,9 @@ from solver.bounds.splitplay import (
     action_splits,
     cards_to_create,
     entering,
+    first_cards,
     learn_cases,
+    one_create,
     split_counts,
     split_present,
     split_taken,
@@ -28,6 +30,9 @@ from solver.engine.cards import ARTIFACT
 from solver.engine.frames import D_ACTION, F_TIMELINE_PHASE
 from solver.engine.state import GameState
 from solver.rng import Stream
+from solver.search.exhaustive import SearchConfig, search
+from solver.search.protocol import PlainGame
+from solver.search.status import Status
 from tests.builder import idx, position
 from tests.test_endgame import plain_optimum
 from tests.test_turn_takes import line_at_turn
@@ -257,3 +262,48 @@ def test_one_learn_does_not_both_draw_and_score() -> None:
     cases = simple_upper_bound(st, facts, ReachMemo())
     assert best <= cases < both
     assert cases == best
+
+
+def _dogon_before_menga() -> GameState:
+    """The last turn's action phase with two action choices: Dogon Mythology (A18: each Learn
+    of an ancient technology draws 2) alone in hand, Akhenaten (T32, ancient, 3 VP; 4
+    pyramids in the Past) on the tiles, and the Dolmen of Menga (M18: creating it grants a
+    Create of a monument) on the deck's top."""
+    return position(hand=["A18"], timeline={2: ["C3"]}, past=["P2", "P3", "P6", "P8"],
+                    time_space=1, time_visits=2, turn=16, deck_top=["M18", "C6", "C9"],
+                    tiles=["T32"] + [None] * 8)
+
+
+def test_one_create_action_creates_one_card_when_nothing_grants_before_it() -> None:
+    """One Create and one Learn: the Dolmen of Menga reaches the hand only through Dogon
+    Mythology's draw, which needs Dogon Mythology created first, so the Create action is spent
+    before the Dolmen can be created and its extra Create never comes (`one_create`). The
+    split counts one Create, not two, and the bound stays at least the exact optimum."""
+    st = _dogon_before_menga()
+    facts = pool_facts(st)
+    table = facts.takes
+    assert table is not None
+    memo = ReachMemo()
+    r = reach(st, facts.activators, 0, facts.poulnabrone, memo)
+    entry = next(e for e in r.splits if e[:3] == (1, 1, 0))
+    t32 = frozenset({idx(st.book, "T32")})  # the only technology that can be learned
+    before = first_cards(st, table, entry, t32)
+    assert before is not None
+    assert idx(st.book, "M18") not in before and idx(st.book, "A18") in before
+    assert one_create(st, facts.activators, facts.poulnabrone, memo, entry, t32, before)
+
+    def answer(split: tuple[int, int, int],
+               learnable: frozenset[int] | None) -> tuple[set[int], int] | None:
+        return split_present(st, facts.activators, facts.poulnabrone, table, memo, split,
+                             learnable)
+
+    def created(first: object) -> int:
+        cases = split_counts(st, facts.activators, facts.poulnabrone, memo, r.splits, t32,
+                             answer, t32, frozenset(), first)  # type: ignore[arg-type]
+        return next(e for e, _ in cases if e[:3] == (1, 1, 0))[3]
+
+    assert created(None) == 2  # the Create action and the Dolmen's
+    assert created(lambda e, learnable: first_cards(st, table, e, learnable)) == 1
+    res = search(st.clone(), SearchConfig(max_nodes=200_000), game=PlainGame())
+    assert res.status == Status.OPTIMAL and res.value is not None
+    assert res.value <= simple_upper_bound(st, facts, ReachMemo())

@@ -56,7 +56,9 @@ score sheet (RULES.md section 7), the most each row can still reach:
   play itself, and its Creates at most the cards it can create (`solver.bounds.splitplay`);
   a split with one Learn twice, once on the lines that learn a technology that takes cards
   and once on the others, each with only its own technologies as candidates (one Learn does
-  not both draw Proto-writing's cards and score the Emerald Tablet's VP).
+  not both draw Proto-writing's cards and score the Emerald Tablet's VP); and a split with one
+  Create action creates one card at most where nothing that can be in play before its first
+  Create grants another.
   After the last decline a split whose counts cannot meet every goal chest
   (`solver.bounds.goalreach`) is no line of a won trial and is left out; with none left, no
   line wins (`NO_LINE`).
@@ -78,9 +80,12 @@ from solver.bounds.reachable import UNBOUNDED, ReachMemo, reach
 from solver.bounds.splitplay import (
     ALL_KINDS,
     Case,
+    Entry,
+    FirstCards,
     SplitAnswer,
     closed_take,
     entering,
+    first_cards,
     split_counts,
     split_present,
 )
@@ -210,7 +215,8 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
                        memo: ReachMemo | None = None, present_given: bool = False,
                        present: set[int] | None = None,
                        split_answer: SplitAnswer | None = None,
-                       refine_above: float = -math.inf) -> int:
+                       refine_above: float = -math.inf,
+                       first_answer: FirstCards | None = None) -> int:
     """At the end, the exact score; before it, a bound no line can beat (see the module);
     `NO_LINE` when, after the last decline, no count of what is still reachable can meet every
     goal (`solver.bounds.goalreach`).
@@ -222,9 +228,11 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     `split_answer`, with `present_given`: for a split of the last turn's action choices, the
     builder cards that may be in play on its lines and the most cards that pass through the
     hand (at least `solver.bounds.splitplay.split_present`'s answer; None: no restriction);
-    without `present_given`, that function's answer. `refine_above`: that refinement, split
-    by split, is worked out only where the bound without it is above this value (a search's
-    incumbent: at or below it the position is pruned either way; by default, everywhere)."""
+    without `present_given`, that function's answer; `first_answer`, with it, the answer of
+    `solver.bounds.splitplay.first_cards` or one holding more (None: not known; without
+    `present_given`, that function's). `refine_above`: that refinement, split by split, is
+    worked out only where the bound without it is above this value (a search's incumbent: at
+    or below it the position is pruned either way; by default, everywhere)."""
     if st.over:
         return st.score().total
     if facts is None:
@@ -374,11 +382,16 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
                 return split_present(st, facts.activators, facts.poulnabrone, table,
                                      split_memo, split, learnable, position)
 
+            def own_first(e: Entry, learnable: frozenset[int] | None) -> set[int] | None:
+                assert table is not None
+                return first_cards(st, table, e, learnable)
+
             answer = split_answer if split_answer is not None else own_answer
+            first = first_answer if split_answer is not None else own_first
             value = largest(split_counts(st, facts.activators, facts.poulnabrone, split_memo,
                                          r.splits, techs_open, answer,
                                          None if later is None else frozenset(later),
-                                         facts.learn_takers))
+                                         facts.learn_takers, first))
         return value
     if goals and not goals_may_hold(st, r.creates, r.learns, r.art_creates, r.lost_removed):
         return NO_LINE

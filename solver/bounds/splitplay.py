@@ -45,7 +45,19 @@ a Create or a Learn only through the effects it sets off), so fewer cards may en
   larger kept: the technology row cannot take the best technology's VP while the hand takes
   the cards another technology would draw.
 
-`split_counts` gives each split's counts with all three: its own `reach` with its own cards, its
+* **One Create action, one card** (`one_create`): with one Create action left, no card enters
+  play before a line's first Create (only a Create puts one there, section 5), so until then
+  only the cards in play or between zones act, and the cards in the hand are those in it now
+  and those taken meanwhile (`solver.bounds.takes.action_takes` with the split's Learns and
+  other actions and no Create). If `reach`, with only those cards entering play, counts one
+  Create at most (no effect of a card in play, of one of those cards, of a technology, of the
+  stack or of a chest grants one), no line of the split creates a second card: its second
+  Create would be granted by a card in play before it, all of which came from those cards
+  (each earlier Create picked one of them), and that count would be two. Such a split creates
+  at most one monument and at most one artifact (Dolmen of Menga drawn only after the Create
+  action was spent on Dogon Mythology grants nothing).
+
+`split_counts` gives each split's counts with all four: its own `reach` with its own cards, its
 Creates capped by the cards it can create, one Learn's cases apart. `closed_take` is the fixed point of the cards taken,
 for one split or for every split at once (`solver.bounds.simple.taken_before_timeline`).
 """
@@ -86,6 +98,9 @@ SplitCards = tuple[set[int], int]
 #: Who answers `split_present`'s question for a split, given the technologies that may still
 #: enter the collection (None: any); an answer may hold more cards than `split_present`'s.
 SplitAnswer = Callable[[Split, frozenset[int] | None], SplitCards | None]
+#: Who answers `first_cards`' question for an entry of a split with one Create action, given
+#: the technologies that may still enter the collection; an answer may hold more cards.
+FirstCards = Callable[[Entry, frozenset[int] | None], set[int] | None]
 #: Creates of monuments and of artifacts both allowed (`entering`: no restriction).
 ALL_KINDS: Final = (True, True)
 #: A split's entry and the technologies its lines may learn (None: any; `learn_cases`).
@@ -213,15 +228,17 @@ def split_counts(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[
                  memo: ReachMemo, entries: tuple[Entry, ...],
                  techs_open: frozenset[int] | None, answer: SplitAnswer,
                  learnable: frozenset[int] | None,
-                 takers: frozenset[int] = frozenset()) -> tuple[Case, ...]:
+                 takers: frozenset[int] = frozenset(),
+                 first: FirstCards | None = None) -> tuple[Case, ...]:
     """`entries` (the last turn's `Reach.splits`, `techs_open` as their `reach` was told)
     each bounded again with the cards its split alone can bring into play (see the module;
     `answer`: `split_present`'s answer for a split, or one holding more, told the
     technologies that may still enter the collection, `learnable`): its counts from `reach`
     with those cards, its Creates at most the cards it can create; a split with one Learn
     once per case of `learn_cases` (`takers`: the pool's technologies that take cards), each
-    with the technologies its lines may learn. An entry whose split has no answer stays as it
-    is."""
+    with the technologies its lines may learn; with one Create action, one card created at
+    most where `one_create` shows it (`first`: `first_cards`' answer, or one holding more).
+    An entry whose split has no answer stays as it is."""
     out: list[Case] = []
     for e in entries:
         split = (e[0], e[1], e[2])
@@ -231,15 +248,55 @@ def split_counts(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[
                 out.append((e, only))
                 continue
             present, budget = found
+            opened = techs_open if only is None else only
             own = split_entry(reach(st, acts, 0, poulnabrone, memo, present=present,
-                                    techs_open=techs_open if only is None else only), split)
+                                    techs_open=opened), split)
             if own is None:
                 out.append((e, only))
                 continue
             room = cards_to_create(st, present, budget)
-            out.append(((own[0], own[1], own[2], min(own[3], room[0]), own[4],
-                         min(own[5], room[1]), own[6], own[7]), only))
+            mon, art = min(own[3], room[0]), min(own[5], room[1])
+            if (own[0] == 1 and mon + art > 2 and first is not None
+                    and one_create(st, acts, poulnabrone, memo, own, opened,
+                                   first(own, opened))):
+                mon, art = min(mon, 1), min(art, 1)
+            out.append(((own[0], own[1], own[2], mon, own[4], art, own[6], own[7]), only))
     return tuple(out)
+
+
+def one_create(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
+               memo: ReachMemo, e: Entry, techs_open: frozenset[int] | None,
+               cards: set[int] | None) -> bool:
+    """Whether the lines of entry `e` (of the last turn's splits, one Create action) create
+    one card at most (see the module): `reach` with only `cards` entering play (`first_cards`'
+    answer: those that may be in the hand or in play before the first Create; None: unknown)
+    counts one Create at most. `techs_open`: the technologies that may still enter the
+    collection (None: any)."""
+    if cards is None:
+        return False
+    found = split_entry(reach(st, acts, 0, poulnabrone, memo, present=cards,
+                              techs_open=techs_open), (e[0], e[1], e[2]))
+    return found is not None and found[3] + found[5] - found[0] <= 1
+
+
+def no_create(e: Entry) -> Reach:
+    """A `Reach` of entry `e`'s Learns and other actions with no Create (`first_cards`)."""
+    return one_split((0, e[1], e[2], 0, e[4], 0, e[6], e[7]))
+
+
+def first_cards(st: GameState, table: TakeTable, e: Entry,
+                techs_open: frozenset[int] | None) -> set[int] | None:
+    """In the last turn's action phase, on the lines of entry `e`: the builder cards that may
+    be in play, in the hand or between zones before the first Create (see the module: until
+    then only the cards in play or between zones act, and at most `action_takes` of the
+    split's Learns and other actions leave the deck), or None where the deck may run out.
+    `techs_open`: the technologies that may still enter the collection (None: any)."""
+    before = set(st.in_play())
+    before.update(st.limbo)
+    taken = action_takes(st, table, no_create(e), before, None, techs_open)
+    if taken >= len(st.deck):
+        return None  # the discard pile may come back
+    return enterable(st, taken)
 
 
 def learn_cases(st: GameState, e: Entry, learnable: frozenset[int] | None,

@@ -58,7 +58,7 @@ from typing import Final
 from solver.bounds.poolfacts import PoolFacts
 from solver.bounds.reachable import ReachMemo, reach
 from solver.bounds.simple import NO_LINE, TAKE_ROUNDS, last_decline_now, simple_upper_bound
-from solver.bounds.splitplay import Split, SplitCards, one_split, split_entry
+from solver.bounds.splitplay import Entry, Split, SplitCards, no_create, one_split, split_entry
 from solver.bounds.takes import action_takes, enters_after_actions
 from solver.bounds.windowwork import (
     Work,
@@ -348,6 +348,31 @@ class SplitAnswers:
                                                   split, learnable)
         return self.known[key]
 
+    def first(self, e: Entry, learnable: frozenset[int] | None) -> set[int] | None:
+        """`solver.bounds.splitplay.first_cards` at every turn-16 start the window reaches:
+        the cards in play at the passive start, in hand or between zones now, and the deck's
+        top down to the window's draws plus what turn 16's split of `e` takes with no Create
+        and only the cards in play or between zones acting (the hand's room at its most, as
+        in `present_for_all`); None where the deck may run out."""
+        table = self.facts.takes
+        if table is None:
+            return None
+        start = self.w.start
+        before = set(start.in_play())
+        before.update(start.limbo)
+        before.update(self.st.limbo)
+        taken = action_takes(start, table, no_create(e), before,
+                             HAND_LIMIT - self.w.hand_least, learnable)
+        depth = self.w.draws + taken
+        deck = self.st.deck
+        if depth >= len(deck):
+            return None
+        out = set(self.st.hand)
+        out.update(self.st.limbo)
+        out.update(start.in_play())
+        out.update(deck[len(deck) - depth:] if depth else ())
+        return out
+
 
 def window_moment(st: GameState) -> bool:
     """Whether `st` is where `window_bound` is asked: turn 15 (the turn before the last) with
@@ -399,7 +424,8 @@ def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,
                 refined = memo.window.get(split_key)
                 if refined is None:
                     refined = simple_upper_bound(s, facts, memo, True, present,
-                                                 split_answer=answers.answer)
+                                                 split_answer=answers.answer,
+                                                 first_answer=answers.first)
                     if len(memo.window) >= WINDOW_KEPT:
                         memo.window.clear()
                     memo.window[split_key] = refined
