@@ -15,6 +15,7 @@ from solver.bounds.reachable import ReachMemo, reach
 from solver.bounds.simple import simple_upper_bound
 from solver.bounds.splitplay import (
     ALL_KINDS,
+    FirstCards,
     action_splits,
     cards_to_create,
     entering,
@@ -231,7 +232,9 @@ def _draw_or_vp() -> GameState:
 def test_one_learn_is_either_a_taker_or_not() -> None:
     """A split that learns at most once is bounded once with the technologies that take
     cards and once with the others (`learn_cases`): they split the candidates; a split with
-    two Learns, or no taker among the candidates, is one case."""
+    two Learns, or no taker among the candidates, is one case. In the last turn a technology
+    enters the collection only by a Learn (RULES.md section 5; Abu Simbel's gain is a decline
+    effect, none runs then: D8)."""
     st = _draw_or_vp()
     facts = pool_facts(st)
     book = st.book
@@ -277,8 +280,9 @@ def _dogon_before_menga() -> GameState:
 def test_one_create_action_creates_one_card_when_nothing_grants_before_it() -> None:
     """One Create and one Learn: the Dolmen of Menga reaches the hand only through Dogon
     Mythology's draw, which needs Dogon Mythology created first, so the Create action is spent
-    before the Dolmen can be created and its extra Create never comes (`one_create`). The
-    split counts one Create, not two, and the bound stays at least the exact optimum."""
+    before the Dolmen can be created and its extra Create never comes (`one_create`; RULES.md
+    section 5: a card enters play only by a Create, from the hand). The split counts one
+    Create, not two, and the bound stays at least the exact optimum."""
     st = _dogon_before_menga()
     facts = pool_facts(st)
     table = facts.takes
@@ -297,9 +301,9 @@ def test_one_create_action_creates_one_card_when_nothing_grants_before_it() -> N
         return split_present(st, facts.activators, facts.poulnabrone, table, memo, split,
                              learnable)
 
-    def created(first: object) -> int:
+    def created(first: FirstCards | None) -> int:
         cases = split_counts(st, facts.activators, facts.poulnabrone, memo, r.splits, t32,
-                             answer, t32, frozenset(), first)  # type: ignore[arg-type]
+                             answer, t32, frozenset(), first)
         return next(e for e, _ in cases if e[:3] == (1, 1, 0))[3]
 
     assert created(None) == 2  # the Create action and the Dolmen's

@@ -24,11 +24,13 @@ def _is_mover(card: Card) -> bool:
         e.special == "poulnabrone" for e in card.effects)
 
 
-def _grants_learn(card: Card) -> int:
-    return sum(max(1, s.count) for e in card.effects for s in e.steps if s.op in ("learn", "niches"))
-
-
+#: The steps that learn a technology (a Learn, the Pyramid of the Niches').
 LEARN_STEPS: Final = frozenset({"learn", "niches"})
+
+
+def _grants_learn(card: Card) -> int:
+    """How many Learns `card`'s effects grant (each step at least one)."""
+    return sum(max(1, s.count) for e in card.effects for s in e.steps if s.op in LEARN_STEPS)
 
 
 

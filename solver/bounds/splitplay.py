@@ -58,8 +58,9 @@ a Create or a Learn only through the effects it sets off), so fewer cards may en
   action was spent on Dogon Mythology grants nothing).
 
 `split_counts` gives each split's counts with all four: its own `reach` with its own cards, its
-Creates capped by the cards it can create, one Learn's cases apart. `closed_take` is the fixed point of the cards taken,
-for one split or for every split at once (`solver.bounds.simple.taken_before_timeline`).
+Creates capped by the cards it can create, one Learn's cases apart, one Create action's one
+card. `closed_take` is the fixed point of the cards taken, for one split or for every split at
+once (`solver.bounds.simple.taken_before_timeline`).
 """
 
 from __future__ import annotations
@@ -256,6 +257,8 @@ def split_counts(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[
                 continue
             room = cards_to_create(st, present, budget)
             mon, art = min(own[3], room[0]), min(own[5], room[1])
+            # `reach` counts the Create action both as a monument's and as an artifact's:
+            # more than one card created is ``mon + art - 1 > 1``
             if (own[0] == 1 and mon + art > 2 and first is not None
                     and one_create(st, acts, poulnabrone, memo, own, opened,
                                    first(own, opened))):

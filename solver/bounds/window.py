@@ -291,9 +291,7 @@ def present_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
     if table is None:
         return None
     start = w.start
-    base = set(st.hand)
-    base.update(st.limbo)
-    base.update(start.in_play())
+    base = _held(w, st)
     deck = st.deck
     taken = 0
     for _ in range(TAKE_ROUNDS):
@@ -367,11 +365,17 @@ class SplitAnswers:
         deck = self.st.deck
         if depth >= len(deck):
             return None
-        out = set(self.st.hand)
-        out.update(self.st.limbo)
-        out.update(start.in_play())
-        out.update(deck[len(deck) - depth:] if depth else ())
-        return out
+        return _held(self.w, self.st) | set(deck[len(deck) - depth:] if depth else ())
+
+
+def _held(w: Window, st: GameState) -> set[int]:
+    """The builder cards of every turn-16 start the window of `st` reaches that need no card
+    from the deck: those in play at its passive start, in hand or between zones now (the
+    window's work creates and moves nothing, so what is in play is the passive start's)."""
+    out = set(st.hand)
+    out.update(st.limbo)
+    out.update(w.start.in_play())
+    return out
 
 
 def window_moment(st: GameState) -> bool:
