@@ -308,7 +308,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
             joint_techs[few, removing, kinds, only] = (
                 None if removing and removals is None else
                 few_learns(st, facts.tech_readers, facts.techs_by_vp, few,
-                           learnable(kinds, only)[0], removals))
+                           learnable(kinds, only)[0], removals, memo))
         return joint_techs[few, removing, kinds, only]
 
     def rest(learns_left: int, creates: int, lost_removed: int, tech_lost: int = 0,

@@ -8,17 +8,21 @@ from __future__ import annotations
 from typing import Final
 
 from solver.bounds.endrules import tier_vp
-from solver.bounds.reachable import LOST, Activator
+from solver.bounds.reachable import LOST, Activator, ReachMemo
 from solver.engine import actions as A
 from solver.engine.cards import Card
 from solver.engine.frames import D_LEARN
 from solver.engine.state import GameState
 
+#: `few_learns` answers kept in a memo before it starts afresh.
+TECH_ROWS_KEPT: Final = 1 << 14
+
 
 def few_learns(st: GameState, tech_readers: frozenset[int],
                techs_by_vp: tuple[tuple[int, int], ...], learns: int,
                later: set[int] | None = None,
-               removals: dict[int, int] | None = None) -> int | None:
+               removals: dict[int, int] | None = None,
+               memo: ReachMemo | None = None) -> int | None:
     """The most the technology VP still to come plus the end-game rules of the Past that read
     technology counters can reach when at most `learns` more technologies can be learned and
     no monument can still decline (the Past is final: RULES.md section 4C, only a decline moves
@@ -42,7 +46,32 @@ def few_learns(st: GameState, tech_readers: frozenset[int],
 
     With `removals` (`tech_removals`), each technology is worth its VP plus the lost knowledge
     its own effects remove (a point of the lost-knowledge row each, section 7): the caller
-    then subtracts the lost knowledge left by every other removal."""
+    then subtracts the lost knowledge left by every other removal.
+
+    `memo` (one game's: `tech_readers` and `techs_by_vp` are its own) keeps the answers by
+    what they read of `st`: the Past's readers, the collection, and at a Learn with one left
+    its options."""
+    if memo is None:
+        return _few_learns(st, tech_readers, techs_by_vp, learns, later, removals)
+    options = (tuple(st.legal_actions()) if learns == 1 and st.stack
+               and st.stack[-1][0] == D_LEARN else None)
+    key = (frozenset(c for c in st.past if c in tech_readers), frozenset(st.techs), learns,
+           None if later is None else frozenset(later),
+           None if removals is None else tuple(sorted(removals.items())), options)
+    rows = memo.tech_rows
+    if key in rows:
+        return rows[key]
+    value = _few_learns(st, tech_readers, techs_by_vp, learns, later, removals)
+    if len(rows) >= TECH_ROWS_KEPT:
+        rows.clear()
+    rows[key] = value
+    return value
+
+
+def _few_learns(st: GameState, tech_readers: frozenset[int],
+                techs_by_vp: tuple[tuple[int, int], ...], learns: int,
+                later: set[int] | None, removals: dict[int, int] | None) -> int | None:
+    """`few_learns` worked out (see there)."""
     cards = st.book.cards
     readers = [cards[c] for c in st.past if c in tech_readers]
     rules: list[tuple[str, int, tuple[tuple[int, int], ...] | None]] = []
