@@ -18,15 +18,29 @@ from solver.bounds.bound import SimpleBound
 from solver.bounds.poolfacts import PoolFactsCache, pool_facts
 from solver.bounds.reachable import ReachMemo
 from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
-from solver.bounds.window import ABOVE, WINDOW_ASKED, last_window, last_windows, window_bound
+from solver.bounds.window import (
+    ABOVE,
+    archive_ask,
+    last_window,
+    last_windows,
+    window_asked,
+    window_bound,
+)
 from solver.engine.actions import CHEST_LETTERS
-from solver.engine.frames import D_DECLINE_ORDER
+from solver.engine.frames import (
+    D_ACTION,
+    D_DECLINE_ORDER,
+    D_REMOVE,
+    F_DECLINE_PHASE,
+    F_TECH_PHASE,
+    F_TIMELINE_PHASE,
+)
 from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.rng import Stream
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.status import Status
-from tests.builder import position
+from tests.builder import play, position
 from tests.test_turn_takes import line_at_turn
 
 LINES = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "session8-t60.jsonl"
@@ -38,8 +52,7 @@ def _into_window(st: GameState, rng: Stream) -> GameState | None:
     window bound is asked and applies; None if turn 15 ends first."""
     s = st.clone()
     while not s.is_terminal() and s.turn == st.turn:
-        if s.stack and s.stack[-1][0] in WINDOW_ASKED and last_windows(s) is not None \
-                and rng.below(2) == 0:
+        if window_asked(s) and last_windows(s) is not None and rng.below(2) == 0:
             return s
         legal = s.legal_actions()
         s.apply(legal[rng.below(len(legal))])
@@ -130,7 +143,7 @@ def _check_into_window(st: GameState, rng: Stream) -> None:
         if pos is not None:
             assert _check(pos)
             return
-    assert last_windows(st) is None or not st.stack or st.stack[-1][0] not in WINDOW_ASKED
+    assert last_windows(st) is None or not window_asked(st)
 
 
 #: Technologies for windows that learn: draws, looks, removals, a bury (T27), end-game ones
@@ -151,7 +164,7 @@ def generated_learning(seed: int) -> GameState:
     tiles = rng.shuffled(list(LEARN_TILES))[:4]
     tokens = {m: rng.below(4) for m in space1}
     chest = rng.below(2) == 0
-    st = position(hand=hand, timeline={1: space1, 3: ["C3" if "C3" not in space1 else "C6"]},
+    st = position(hand=hand, timeline={1: space1, 3: ["C3" if "C3" not in space1 else "C11"]},
                   tokens=tokens, past=["P1", "M3", "M4", "M5", "M6", "C11", "C12"],
                   artifacts=arts, lost=17 + rng.below(4), techs=["T1", "T2", "T5"], time_space=2,
                   time_visits=2, turn=15, deck_top=["C8", "C9", "C10", "P3", "M9", "A12"],
@@ -277,6 +290,56 @@ def test_what_closes_the_window() -> None:
     assert last_window(_timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=3,
                                        tiles=("T3", "T10"))) is not None
     assert last_window(_timeline_phase(["A31", "A9"], ["M1"], {"M1": 2}, ["C2"])) is None
+
+
+def _last_archive(artifacts: list[str], space1: list[str], tokens: dict[str, int],
+                  hand: list[str], lost: int = 0) -> GameState:
+    """Turn 15 (of 16) in its last action, an Archive just chosen (nothing picked yet)."""
+    st = position(hand=hand, timeline={1: space1, 3: ["C3" if "C3" not in space1 else "C11"]},
+                  tokens=tokens, past=["P1", "M3"], artifacts=artifacts, lost=lost, techs=["T1", "T2", "T5"],
+                  time_space=2, time_visits=2, turn=15, deck_top=["C6", "C9", "C8", "C10"],
+                  tiles=[None] * 9,
+                  pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
+                           (D_ACTION, 0)])
+    return play(st, "archive")
+
+
+def test_the_last_action_archive_opens_a_window() -> None:
+    """An Archive as turn 15's last action (RULES.md section 5, D2) discards any of the cards
+    in hand and removes 1 knowledge for each, then the Timeline phase queues the effects of the
+    cards in play (section 4B): the window opens at its first pick already. M1's 3 knowledge
+    in space 1 may all be archived away (lost knowledge 2 to 5: Tzolk'in, A9, may remove one
+    more only with at most 3 lost, which it is not before the decline), every card may leave the
+    hand (the fewest at turn 16: none). The bound holds the optimum; asked at each pick and
+    where the removal begins, not where an action choice is left."""
+    st = _last_archive(["A9"], ["M1"], {"M1": 3, "C3": 1}, ["C2", "C4", "M7"], lost=2)
+    assert archive_ask(st) and window_asked(st)
+    w = last_window(st)
+    assert w is not None
+    assert (w.lost_lo, w.lost_hi, w.hand_least) == (2, 5, 0)
+    assert _check(st)
+    play(st, "C2", "done")  # one card archived: its removal begins (M1 or C3)
+    assert st.stack[-1][0] == D_REMOVE and archive_ask(st)
+    assert _check(st)
+    first = position(hand=["C2"], timeline={1: ["M1"], 3: ["C3"]}, tokens={"M1": 1},
+                     past=["P1", "M3"], artifacts=["A9"], techs=["T1", "T2", "T5"],
+                     time_space=2, time_visits=2, turn=15, tiles=[None] * 9)
+    play(first, "archive")  # the turn's first action: an action choice is left
+    assert not archive_ask(first) and last_window(first) is None
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_at_least_the_optimum_from_a_last_action_archive(seed: int) -> None:
+    """The same from generated positions in an Archive as turn 15's last action (the cards of
+    `generated`, 1-5 in hand), by random play into the window (the Archive's picks
+    included)."""
+    rng = Stream(seed, "window-archive", 0)
+    arts = rng.shuffled(list(WINDOW_ARTIFACTS))[:2 + rng.below(2)]
+    space1 = rng.shuffled(list(SPACE1))[:1 + rng.below(2)]
+    hand = rng.shuffled(list(HAND))[:1 + rng.below(5)]
+    tokens = {m: rng.below(4) for m in space1}
+    st = _last_archive(arts, space1, tokens, hand, lost=rng.below(9))
+    _check_into_window(st, Stream(seed, "window-archive-play", 0))
 
 
 def test_a_learn_opens_a_window_per_technology() -> None:

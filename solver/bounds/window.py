@@ -9,7 +9,11 @@ VP). Turn 15's Timeline phase then searches every order of its effects, every ca
 pay, every split of its removals, to reach turn-16 starts that the bound prunes at once.
 
 Often what is left of turn 15 once its action phase is over (its *window*: the Timeline phase,
-the decline phase, the technology phase; RULES.md section 4) can change only a few things. When
+the decline phase, the technology phase; RULES.md section 4) can change only a few things. The
+window also opens inside the turn's last action when that is an Archive (section 5, D2: it
+discards cards from the hand and removes 1 knowledge from monuments for each, as a cost and a
+removal in the window do; `archive_ask`), with the Timeline phase's effects still to queue:
+they are those of the cards in play then, which an Archive does not change (section 4B). When
 every effect still to run in the window can only draw (``draw``), look at the deck's top and
 keep some (``reveal_keep``), pay from the hand (``pay``), remove knowledge from monuments
 (``remove_knowledge``), remove lost knowledge (``discard_lost``) or learn one technology
@@ -73,6 +77,7 @@ from solver.engine import actions as A
 from solver.engine.flow import settle
 from solver.engine.frames import (
     D_ACTION,
+    D_ARCHIVE,
     D_CHEST_USE,
     D_CHEST_WINDOW,
     D_DECLINE_ORDER,
@@ -97,10 +102,14 @@ from solver.frozen import Frozen
 #: order); any other one (a middle-of-game flip) ends it without a start.
 PASSIVE_DECISIONS: Final = frozenset({
     D_ORDER, D_YESNO, D_PAY, D_REMOVE, D_TARGET, D_NUMBER, D_DISCARD_VAR, D_DECLINE_ORDER,
-    D_PICK, D_CHEST_WINDOW, D_CHEST_USE})
+    D_PICK, D_CHEST_WINDOW, D_CHEST_USE, D_ARCHIVE})
 #: The decisions at which `window_bound` is asked: where an effect of the Timeline phase or a
 #: decline begins (an order of effects, a lone "you may", an order of declines).
 WINDOW_ASKED: Final = frozenset({D_ORDER, D_YESNO, D_DECLINE_ORDER})
+#: An Archive's removal (`solver.engine.archive`): its source, and the place of its first token
+#: (`window_asked`).
+ARCHIVE_SOURCE: Final = -1
+FIRST_TOKEN: Final = -1
 PASSIVE_STEPS: Final = 400  # decisions at most on the way (a window asks far fewer)
 #: The most turn-16 starts `passive_starts` follows from one position (one per choice of a
 #: technology to bury).
@@ -378,11 +387,30 @@ def _held(w: Window, st: GameState) -> set[int]:
     return out
 
 
+def window_asked(st: GameState) -> bool:
+    """Whether the decision of `st` is one where `window_bound` is asked: where an effect or a
+    decline begins (`WINDOW_ASKED`), or in an Archive with no action choice left
+    (`archive_ask`)."""
+    return bool(st.stack) and (st.stack[-1][0] in WINDOW_ASKED or archive_ask(st))
+
+
+def archive_ask(st: GameState) -> bool:
+    """Whether `st` is in an Archive with no action choice left on the stack (the turn's last
+    action, or an effect's), at a card it picks or where its removal begins: a search meets
+    one of these on every line through it."""
+    top = st.stack[-1] if st.stack else None
+    if top is None or not (top[0] == D_ARCHIVE or (
+            top[0] == D_REMOVE and top[1] == ARCHIVE_SOURCE and top[3] == FIRST_TOKEN)):
+        return False
+    return not any(fr[0] == D_ACTION for fr in st.stack)
+
+
 def window_moment(st: GameState) -> bool:
     """Whether `st` is where `window_bound` is asked: turn 15 (the turn before the last) with
-    its decline phase to come, at a decision where an effect or a decline begins
-    (`WINDOW_ASKED`); whether a window opens there is `last_windows`' question."""
-    return (not st.over and bool(st.stack) and st.stack[-1][0] in WINDOW_ASKED
+    its decline phase to come, at a decision where an effect or a decline begins, or in the
+    turn's last action if it is an Archive (`window_asked`); whether a window opens there is
+    `last_windows`' question."""
+    return (not st.over and window_asked(st)
             and st.turn == turns_for(st.setup.time_space) - 1 and last_decline_now(st))
 
 

@@ -13,6 +13,7 @@ from solver.engine.cards import Effect, Step, all_steps
 from solver.engine.chests import CHEST_MOMENTS, chest_of
 from solver.engine.conditions import count
 from solver.engine.frames import (
+    D_ARCHIVE,
     D_CHEST_USE,
     D_CHEST_WINDOW,
     D_DECLINE_ORDER,
@@ -23,6 +24,7 @@ from solver.engine.frames import (
     D_REMOVE,
     D_TARGET,
     D_YESNO,
+    F_ARCHIVE_REMOVE,
     F_DECLINE_FINISH,
     F_DECLINE_NEXT,
     F_DECLINE_PHASE,
@@ -32,6 +34,7 @@ from solver.engine.frames import (
     F_SLIDE,
     F_STEPS,
     F_TECH_PHASE,
+    F_TIMELINE_PHASE,
     F_TURN_END,
 )
 from solver.engine.learn import candi_sukuh_in_timeline, learn_trigger_group
@@ -46,12 +49,14 @@ WINDOW_OPS: Final = frozenset({
 LEARNED_OPS: Final = frozenset({"bury_tech"})
 #: The frames the window may hold: the phases still to come and the effects of the Timeline
 #: phase with the decisions they ask (an order, a "you may", a payment, a removal, a number of
-#: lost knowledge, a discard), and the steps of a decline phase under way (the next decline,
-#: the end of one, Elongated Skulls' draw, the slide).
+#: lost knowledge, a discard), the steps of a decline phase under way (the next decline, the
+#: end of one, Elongated Skulls' draw, the slide), and an Archive under way with no action
+#: choice after it (its picks, its removal), the Timeline phase still to queue its effects.
 WINDOW_FRAMES: Final = frozenset({
     F_TURN_END, F_TECH_PHASE, F_DECLINE_PHASE, D_ORDER, F_EFFECT, F_STEPS, D_YESNO, D_PAY,
     D_REMOVE, D_TARGET, D_NUMBER, D_DISCARD_VAR, D_DECLINE_ORDER, F_LEARN_TRIGGERS,
-    F_DECLINE_NEXT, F_DECLINE_FINISH, F_ELONGATED, F_SLIDE, D_CHEST_WINDOW, D_CHEST_USE})
+    F_DECLINE_NEXT, F_DECLINE_FINISH, F_ELONGATED, F_SLIDE, D_CHEST_WINDOW, D_CHEST_USE,
+    F_TIMELINE_PHASE, D_ARCHIVE, F_ARCHIVE_REMOVE})
 
 #: Counters that the window's effects change (`cannot_run`).
 WINDOW_COUNTERS: Final = frozenset({"hand", "hand.artifact", "tl_tokens", "self.tokens"})
@@ -239,6 +244,18 @@ def tally(st: GameState, lost_least: int, learning: bool,
             work.removed += fr[4] * (2 if fr[2] == PAIR_FIRST else 1)
         elif kind == D_NUMBER:  # lost knowledge to remove, being chosen
             work.lost += fr[1]
+        elif kind == D_ARCHIVE:  # an Archive under way (section 5, D2): any card of the
+            # hand may still go, 1 knowledge removed for each, and for each one gone
+            work.paid += len(st.hand)
+            work.removed += len(st.hand) + fr[1]
+        elif kind == F_ARCHIVE_REMOVE:  # its cards chosen, their knowledge to remove
+            work.removed += fr[1]
+        elif kind == F_TIMELINE_PHASE:  # still to queue: every Timeline effect of the cards
+            # in play (no card enters or leaves play before, section 4B)
+            timeline_effects = st.book.timeline_effects
+            for c in st.in_play():
+                for i in timeline_effects[c]:
+                    work.effect(st, cards[c].effects[i], c, lost_least)
         elif kind == D_DISCARD_VAR:  # "up to" a number of cards, then its steps
             work.steps(fr[2])
             work.paid += max(0, fr[3] - fr[4])
