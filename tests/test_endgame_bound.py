@@ -10,7 +10,7 @@ import pytest
 from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import ReachMemo, in_flight, lost_needed, reach
 from solver.bounds.simple import _learnable_later, decline_phases_left, simple_upper_bound
-from solver.bounds.techjoint import grows, tech_removals
+from solver.bounds.techjoint import few_learns, grows, tech_removals
 from solver.engine import actions as A
 from solver.engine.flow import settle
 from solver.engine.frames import D_ACTION, D_LEARN, D_ORDER
@@ -137,6 +137,30 @@ def test_few_learns_bound_is_tighter_than_each_row_at_its_best() -> None:
     joint = simple_upper_bound(st, facts)
     apart = simple_upper_bound(st, replace(facts, tech_readers=frozenset()))
     assert best == joint < apart
+
+
+def test_few_learns_answers_are_kept_by_what_they_read() -> None:
+    """`few_learns` with a memo answers as without one, position by position: two positions
+    that differ in the collection (one has learned T29) or in the Learns left share a memo
+    without sharing an answer; asked again, the kept answer comes back."""
+    tiles = ["T29", "T37", "T45", None, None, None, "T44", "T39", None]
+    first = position(hand=[], past=["M1", "P5", "P1", "P4"], techs=KNOWN, tiles=tiles,
+                     time_space=1, time_visits=2, turn=16, deck_top=["C6", "C7"])
+    second = position(hand=[], past=["M1", "P5", "P1", "P4"], techs=[*KNOWN, "T29"],
+                      tiles=[None if t == "T29" else t for t in tiles], time_space=1,
+                      time_visits=2, turn=16, deck_top=["C6", "C7"])
+    facts = pool_facts(first)
+    memo = ReachMemo()
+    answers = []
+    for st in (first, second):
+        for learns in (1, 2, 3):
+            alone = few_learns(st, facts.tech_readers, facts.techs_by_vp, learns)
+            kept = few_learns(st, facts.tech_readers, facts.techs_by_vp, learns, memo=memo)
+            assert kept == alone is not None
+            answers.append(alone)
+    assert len(memo.tech_rows) == 6 and len(set(answers)) > 1
+    assert few_learns(first, facts.tech_readers, facts.techs_by_vp, 3, memo=memo) == answers[2]
+    assert len(memo.tech_rows) == 6
 
 
 def test_a_create_whose_card_is_chosen_opens_no_slot_for_another_card() -> None:
