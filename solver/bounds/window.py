@@ -397,7 +397,9 @@ def window_asked(st: GameState) -> bool:
 def archive_ask(st: GameState) -> bool:
     """Whether `st` is in an Archive with no action choice left on the stack (the turn's last
     action, or an effect's), at a card it picks or where its removal begins: a search meets
-    one of these on every line through it."""
+    one of these on every line through it. The start of the Kensington Runestone's removal in
+    an Excavate (the same source) is asked too: where the window fits there, that removal is
+    one of its kinds."""
     top = st.stack[-1] if st.stack else None
     if top is None or not (top[0] == D_ARCHIVE or (
             top[0] == D_REMOVE and top[1] == ARCHIVE_SOURCE and top[3] == FIRST_TOKEN)):
