@@ -92,6 +92,7 @@ from solver.engine.frames import (
     D_TECH_PICK,
     D_YESNO,
 )
+from solver.engine.knowledge import FIRST_PLACE, NO_CARD_SOURCE
 from solver.engine.learn import learn_choose
 from solver.engine.setup import turns_for
 from solver.engine.state import HAND_LIMIT, GameState
@@ -106,10 +107,6 @@ PASSIVE_DECISIONS: Final = frozenset({
 #: The decisions at which `window_bound` is asked: where an effect of the Timeline phase or a
 #: decline begins (an order of effects, a lone "you may", an order of declines).
 WINDOW_ASKED: Final = frozenset({D_ORDER, D_YESNO, D_DECLINE_ORDER})
-#: An Archive's removal (`solver.engine.archive`): its source, and the place of its first token
-#: (`window_asked`).
-ARCHIVE_SOURCE: Final = -1
-FIRST_TOKEN: Final = -1
 PASSIVE_STEPS: Final = 400  # decisions at most on the way (a window asks far fewer)
 #: The most turn-16 starts `passive_starts` follows from one position (one per choice of a
 #: technology to bury).
@@ -402,7 +399,7 @@ def archive_ask(st: GameState) -> bool:
     one of its kinds."""
     top = st.stack[-1] if st.stack else None
     if top is None or not (top[0] == D_ARCHIVE or (
-            top[0] == D_REMOVE and top[1] == ARCHIVE_SOURCE and top[3] == FIRST_TOKEN)):
+            top[0] == D_REMOVE and top[1] == NO_CARD_SOURCE and top[3] == FIRST_PLACE)):
         return False
     return not any(fr[0] == D_ACTION for fr in st.stack)
 

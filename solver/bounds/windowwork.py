@@ -40,6 +40,7 @@ from solver.engine.frames import (
 from solver.engine.learn import candi_sukuh_in_timeline, learn_trigger_group
 from solver.engine.state import CHEST_BASE, HAND_LIMIT, GameState
 from solver.engine.targets import PAIR_FIRST, REMOVAL_PURPOSES
+from solver.engine.turn import timeline_queue
 
 #: What an effect still to run in the window may do (see `solver.bounds.window`).
 WINDOW_OPS: Final = frozenset({
@@ -231,7 +232,7 @@ def tally(st: GameState, lost_least: int, learning: bool,
     for fr in st.stack:
         kind = fr[0]
         if kind not in WINDOW_FRAMES or (kind == D_TARGET and fr[2] not in REMOVAL_PURPOSES):
-            work.fits = False  # an action choice, the Timeline phase still to queue, a move...
+            work.fits = False  # an action choice, a Create, a move...
         elif kind == F_STEPS:
             work.steps(fr[2][fr[3]:])
         elif kind == D_YESNO:
@@ -250,12 +251,6 @@ def tally(st: GameState, lost_least: int, learning: bool,
             work.removed += len(st.hand) + fr[1]
         elif kind == F_ARCHIVE_REMOVE:  # its cards chosen, their knowledge to remove
             work.removed += fr[1]
-        elif kind == F_TIMELINE_PHASE:  # still to queue: every Timeline effect of the cards
-            # in play (no card enters or leaves play before, section 4B)
-            timeline_effects = st.book.timeline_effects
-            for c in st.in_play():
-                for i in timeline_effects[c]:
-                    work.effect(st, cards[c].effects[i], c, lost_least)
         elif kind == D_DISCARD_VAR:  # "up to" a number of cards, then its steps
             work.steps(fr[2])
             work.paid += max(0, fr[3] - fr[4])
@@ -264,8 +259,11 @@ def tally(st: GameState, lost_least: int, learning: bool,
             for c, i in fr[2]:
                 if c in in_play:
                     work.reaction(st, cards[c].effects[i], c, lost_least)
-        elif kind in (F_EFFECT, D_ORDER):
-            items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1]
+        elif kind in (F_EFFECT, D_ORDER, F_TIMELINE_PHASE):
+            # an effect, the queue, or the queue still to form (the cards in play then are
+            # those now: an Archive under way moves none, section 4B)
+            items = (((fr[1], fr[2]),) if kind == F_EFFECT else fr[1] if kind == D_ORDER
+                     else timeline_queue(st))
             for c, i in items:
                 if c < CHEST_BASE:  # a chest's is counted below, with the chests under the board
                     work.effect(st, cards[c].effects[i], c, lost_least)

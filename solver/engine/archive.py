@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from solver.engine import actions as A
 from solver.engine.frames import D_ARCHIVE, F_ARCHIVE_REMOVE, Frame, Registry
-from solver.engine.knowledge import start_removal
+from solver.engine.knowledge import NO_CARD_SOURCE, start_removal
 from solver.engine.state import GameState
 
 
@@ -38,7 +38,7 @@ def archive_choose(st: GameState, fr: Frame, action: int) -> None:
 
 def archive_remove(st: GameState, fr: Frame) -> None:
 
-    start_removal(st, source=-1, amount=fr[1], up_to=False, candidates=tuple(st.monuments()))
+    start_removal(st, source=NO_CARD_SOURCE, amount=fr[1], up_to=False, candidates=tuple(st.monuments()))
 
 
 def register() -> Registry:

@@ -17,7 +17,7 @@ from solver.engine.frames import (
     Registry,
 )
 from solver.engine.groups import push_group
-from solver.engine.knowledge import start_removal
+from solver.engine.knowledge import NO_CARD_SOURCE, start_removal
 from solver.engine.state import GameState
 
 
@@ -49,7 +49,7 @@ def kensington_options(st: GameState, fr: Frame) -> list[int]:
 def kensington_choose(st: GameState, fr: Frame, action: int) -> None:
 
     if action == A.YES:
-        start_removal(st, source=-1, amount=6, up_to=True, candidates=tuple(st.monuments()))
+        start_removal(st, source=NO_CARD_SOURCE, amount=6, up_to=True, candidates=tuple(st.monuments()))
     else:
         st.stack.append((F_EXCAVATE_DRAW, fr[1]))
 

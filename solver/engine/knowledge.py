@@ -5,9 +5,17 @@ the removal is one sequence of decisions.
 
 from __future__ import annotations
 
+from typing import Final
+
 from solver.engine import actions as A
 from solver.engine.frames import D_REMOVE, Frame, Registry
 from solver.engine.state import GameState
+
+#: The source of a removal that no card's effect asks for: an Archive's (section 5, D2), the
+#: Kensington Runestone's in an Excavate.
+NO_CARD_SOURCE: Final = -1
+#: The place a removal's first token may come from: any (`remove_options`).
+FIRST_PLACE: Final = -1
 
 
 def start_removal(st: GameState, source: int, amount: int, up_to: bool,
@@ -27,7 +35,7 @@ def start_removal(st: GameState, source: int, amount: int, up_to: bool,
         if len(cands) == 1:
             st.tokens[cands[0]] -= amount
             return
-    st.stack.append((D_REMOVE, source, amount, -1, up_to, cands))
+    st.stack.append((D_REMOVE, source, amount, FIRST_PLACE, up_to, cands))
 
 
 def remove_options(st: GameState, fr: Frame) -> list[int]:

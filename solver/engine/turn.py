@@ -125,17 +125,24 @@ def timeline_phase(st: GameState, fr: Frame) -> None:
     """Every Timeline effect of a Timeline monument or board artifact activates once, in the
     player's order (RULES.md section 4B, D15); each is queued at the start of the phase and its
     condition is checked when it resolves."""
+    queue = timeline_queue(st)
+    if queue:
+        st.stack.append((D_ORDER, tuple(queue), True))
+
+
+def timeline_queue(st: GameState) -> list[tuple[int, int]]:
+    """The effects the Timeline phase of `st` queues when it starts (section 4B): (card, effect
+    index) of each Timeline effect of the cards in play, then the chests under the board with
+    the Timeline moment (their index past `CHEST_BASE`, `solver.engine.chests`)."""
     queue: list[tuple[int, int]] = []
     timeline_effects = st.book.timeline_effects
     for c in st.in_play():
         if timeline_effects[c]:
             for i in timeline_effects[c]:
                 queue.append((c, i))
-    if st.chests_under:  # chests with the Timeline moment join the order (solver.engine.chests)
-
+    if st.chests_under:
         queue.extend(timeline_items(st))
-    if queue:
-        st.stack.append((D_ORDER, tuple(queue), True))
+    return queue
 
 
 def order_options(st: GameState, fr: Frame) -> list[int]:
