@@ -27,7 +27,7 @@ from typing import Final
 
 from solver.bounds.poolfacts import PoolFactsCache
 from solver.bounds.simple import as_bound, decline_phases_left, simple_upper_bound
-from solver.bounds.window import archive_ask, window_bound, window_moment
+from solver.bounds.window import archive_ask, pay_ask, window_bound, window_moment
 from solver.engine.state import GameState
 
 #: `SimpleGate.ask`: do not ask (the bound is ``inf``); ask, nothing to count.
@@ -61,11 +61,13 @@ class SimpleGate:
         self.threshold = -math.inf
         # decline phases left: [calls, prunes, calls skipped]
         self.seen: dict[int, list[int]] = {}
-        # the window bound's (`window`): [calls, prunes, calls skipped]; in an Archive apart
-        # (`solver.bounds.window.archive_ask`: it covers every card the Archive may take, so
-        # it prunes less often, and should not close the gate of the others)
+        # the window bound's (`window`): [calls, prunes, calls skipped]; in an Archive and at
+        # a Create's payment apart (`solver.bounds.window.archive_ask`, `pay_ask`: each covers
+        # every card the hand may give, so it prunes less often, and should not close the
+        # gate of the others)
         self.window_seen = [0, 0, 0]
         self.archive_seen = [0, 0, 0]
+        self.pay_seen = [0, 0, 0]
 
     def start_search(self, incumbent: float | None) -> None:
         """A search starts: prunes are counted against `incumbent` (None: nothing prunes)."""
@@ -102,11 +104,13 @@ class SimpleGate:
         asks, asked only while at least `SimpleGatePolicy.rate` of them pruned, one call in
         `SimpleGatePolicy.probe` still asking; counted only at the window's moment,
         `window_moment`, where an ask that finds no window counts as one that did not prune:
-        finding out costs a passive run to turn 16; the asks in an Archive counted apart), and
+        finding out costs a passive run to turn 16; the asks in an Archive and at a payment
+        counted apart), and
         told the search's incumbent (above it, it stops early: nothing is pruned then)."""
         if not self.policy.window or not window_moment(st):
             return None
-        seen = self.archive_seen if archive_ask(st) else self.window_seen
+        seen = (self.archive_seen if archive_ask(st) else self.pay_seen if pay_ask(st)
+                else self.window_seen)
         if self._shut(seen):
             return None
         above = self.threshold if self.threshold > -math.inf else math.inf

@@ -13,7 +13,10 @@ the decline phase, the technology phase; RULES.md section 4) can change only a f
 window also opens inside the turn's last action when that is an Archive (section 5, D2: it
 discards cards from the hand and removes 1 knowledge from monuments for each, as a cost and a
 removal in the window do; `archive_ask`), with the Timeline phase's effects still to queue:
-they are those of the cards in play then, which an Archive does not change (section 4B). When
+they are those of the cards in play then, which an Archive does not change (section 4B); and
+at the first card of a Create's payment when no action choice is left (`pay_ask`): putting
+the card into play before the payment reaches the same states (`placed_first`), and from there
+the payment is one of the window's costs. When
 every effect still to run in the window can only draw (``draw``), look at the deck's top and
 keep some (``reveal_keep``), pay from the hand (``pay``), remove knowledge from monuments
 (``remove_knowledge``), remove lost knowledge (``discard_lost``) or learn one technology
@@ -74,6 +77,7 @@ from solver.bounds.windowwork import (
     zeroings,
 )
 from solver.engine import actions as A
+from solver.engine.create import place
 from solver.engine.flow import settle
 from solver.engine.frames import (
     D_ACTION,
@@ -91,6 +95,7 @@ from solver.engine.frames import (
     D_TARGET,
     D_TECH_PICK,
     D_YESNO,
+    F_PLACE,
 )
 from solver.engine.knowledge import FIRST_PLACE, NO_CARD_SOURCE
 from solver.engine.learn import learn_choose
@@ -107,6 +112,10 @@ PASSIVE_DECISIONS: Final = frozenset({
 #: The decisions at which `window_bound` is asked: where an effect of the Timeline phase or a
 #: decline begins (an order of effects, a lone "you may", an order of declines).
 WINDOW_ASKED: Final = frozenset({D_ORDER, D_YESNO, D_DECLINE_ORDER})
+#: A payment's first card (`solver.engine.create.pay_options`: none chosen before it).
+FIRST_PAY: Final = -1
+#: Counters of the hand (``hand``, ``hand.artifact``).
+HAND_COUNTER: Final = "hand"
 PASSIVE_STEPS: Final = 400  # decisions at most on the way (a window asks far fewer)
 #: The most turn-16 starts `passive_starts` follows from one position (one per choice of a
 #: technology to bury).
@@ -167,6 +176,11 @@ def last_windows(st: GameState) -> tuple[Window, ...] | None:
     last = turns_for(st.setup.time_space)
     if st.turn != last - 1 or not last_decline_now(st):
         return None
+    if pay_ask(st):  # the card into play first (`placed_first`): then the window's kinds
+        placed = placed_first(st)
+        if placed is None:
+            return None
+        st = placed
     first = tally(st, 0, True)
     if not first.fits or first.learns > 1 or (first.learns and st.in_decline):
         return None
@@ -386,9 +400,47 @@ def _held(w: Window, st: GameState) -> set[int]:
 
 def window_asked(st: GameState) -> bool:
     """Whether the decision of `st` is one where `window_bound` is asked: where an effect or a
-    decline begins (`WINDOW_ASKED`), or in an Archive with no action choice left
-    (`archive_ask`)."""
-    return bool(st.stack) and (st.stack[-1][0] in WINDOW_ASKED or archive_ask(st))
+    decline begins (`WINDOW_ASKED`), in an Archive with no action choice left
+    (`archive_ask`), or at a Create's payment with none left (`pay_ask`)."""
+    return bool(st.stack) and (st.stack[-1][0] in WINDOW_ASKED or archive_ask(st)
+                               or pay_ask(st))
+
+
+def pay_ask(st: GameState) -> bool:
+    """Whether `st` is at the first card of a Create's payment (its card and space chosen,
+    `F_PLACE` under the payment) with no action choice left on the stack, before the decline
+    phase: a search meets one of these on every line through a Create that costs cards."""
+    stack = st.stack
+    if len(stack) < 2 or st.in_decline:
+        return False
+    top = stack[-1]
+    if top[0] != D_PAY or top[2] != FIRST_PAY or stack[-2][0] != F_PLACE:
+        return False
+    return not any(fr[0] == D_ACTION for fr in stack)
+
+
+def placed_first(st: GameState) -> GameState | None:
+    """`st` at a `pay_ask` with the card put into play first and the payment after it (before
+    the card's Create group runs), or None where putting it into play reads the hand.
+
+    The two orders reach the same states (section 5): what a payment changes is the hand and
+    the discard pile; what `place` reads is the card, its space, the Past and the cards in
+    play with their knowledge reductions, whose conditions (checked here) do not read the
+    hand, and it pushes the group without running it; the payment's options read the hand
+    alone, which `place` leaves alone."""
+    s = st.clone()
+    pay = s.stack.pop()
+    fr = s.stack.pop()
+    cards = s.book.cards
+    card = fr[1]
+    readers = [e for e in cards[card].effects if e.discount is not None]
+    readers += [e for x in s.in_play() if s.book.reducer[x] for e in cards[x].effects
+                if e.reduction is not None]
+    if any(cl.counter.startswith(HAND_COUNTER) for e in readers for cl in e.condition):
+        return None
+    place(s, fr)
+    s.stack.append(pay)
+    return s
 
 
 def archive_ask(st: GameState) -> bool:
