@@ -14,6 +14,8 @@ from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
 from solver.bounds.window import last_window, pay_ask, placed_first, window_asked
 from solver.engine.frames import (
     D_ACTION,
+    D_CREATE_CARD,
+    D_CREATE_SPACE,
     D_PAY,
     F_DECLINE_PHASE,
     F_PLACE,
@@ -158,3 +160,63 @@ def test_payment_asks_are_gated_apart() -> None:
     gate.start_search(1000.0)
     assert gate.window(st, pool) is not None
     assert gate.pay_seen[:2] == [1, 1] and gate.window_seen == [0, 0, 0]
+
+
+def _decline_create(hand: list[str], space1: list[str], tokens: dict[str, int],
+                    lost: int = 0) -> GameState:
+    """Turn 15 (of 16) at its decline phase, Menhirs of Monteneuf (M11) in space 1 among
+    `space1`, A9 in play."""
+    st = position(hand=hand, timeline={1: ["M11", *space1], 3: ["C6"]}, tokens=tokens,
+                  past=["P1", "M3"], artifacts=["A9"], lost=lost, techs=["T1", "T2", "T5"],
+                  time_space=2, time_visits=2, turn=15,
+                  deck_top=["C8", "C10", "C11", "C12", "P4", "M4"], tiles=[None] * 9,
+                  phase="decline")
+    while st.stack[-1][0] != D_CREATE_CARD:  # M11 declines first, its Create taken
+        legal = st.legal_actions()
+        order = [a for a in legal if st.action_to_string(a) in ("M11", "yes")]
+        st.apply(order[0] if order else legal[0])
+    return st
+
+
+def test_a_create_in_the_decline_phase_opens_a_window() -> None:
+    """M11's decline effect creates (section 4C step 2): at the first card of that Create's
+    payment the window opens, M11's own decline effect not counted again (it is the one
+    running); its 2 knowledge and C21's 1 become lost knowledge, less what C21's decline
+    removal may take (3 at most: the tally does not follow whose knowledge a removal takes)."""
+    st = play(_decline_create(["C3", "C2", "C4", "M7", "P3"], ["C21"], {"M11": 2, "C21": 1},
+                              lost=3), "C3", "s6")
+    assert st.in_decline and pay_ask(st)
+    w = last_window(st)
+    assert w is not None
+    assert (w.lost_lo, w.lost_hi, w.hand_least) == (3, 6, 1)
+    assert _check(st)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_at_least_the_optimum_from_a_decline_create(seed: int) -> None:
+    """From generated decline phases where M11 creates: at each payment ask, every way to pay
+    reaches the same states in both orders, and where a window opens its bound is at least the
+    optimum."""
+    rng = Stream(seed, "window-pay-decline", 0)
+    hand = [*rng.shuffled(list(CREATE))[:1 + rng.below(3)],
+            *rng.shuffled(list(HAND))[:2 + rng.below(4)]]
+    space1 = rng.shuffled(list(SPACE1))[:rng.below(2)]
+    tokens = {m: rng.below(4) for m in ("M11", *space1)}
+    st = _decline_create(hand, space1, tokens, lost=rng.below(9))
+    asked = 0
+    for card in st.legal_actions():
+        chosen = st.clone()
+        chosen.apply(card)
+        for space in chosen.legal_actions() if chosen.stack[-1][0] == D_CREATE_SPACE else []:
+            s = chosen.clone()
+            s.apply(space)
+            if not pay_ask(s):
+                continue
+            placed = placed_first(s)
+            assert placed is not None
+            assert sorted(x.key() for x in _payments(s)) == sorted(
+                x.key() for x in _payments(placed))
+            if last_window(s) is not None:
+                assert _check(s)
+                asked += 1
+    assert asked >= 1

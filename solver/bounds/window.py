@@ -408,10 +408,10 @@ def window_asked(st: GameState) -> bool:
 
 def pay_ask(st: GameState) -> bool:
     """Whether `st` is at the first card of a Create's payment (its card and space chosen,
-    `F_PLACE` under the payment) with no action choice left on the stack, before the decline
-    phase: a search meets one of these on every line through a Create that costs cards."""
+    `F_PLACE` under the payment) with no action choice left on the stack: a search meets one
+    of these on every line through a Create that costs cards."""
     stack = st.stack
-    if len(stack) < 2 or st.in_decline:
+    if len(stack) < 2:
         return False
     top = stack[-1]
     if top[0] != D_PAY or top[2] != FIRST_PAY or stack[-2][0] != F_PLACE:

@@ -272,13 +272,16 @@ def tally(st: GameState, lost_least: int, learning: bool,
     for k in window_chests(st):  # each may be used once in the window (D16)
         work.steps(chest_of(st, k).steps)
     for m in space1:  # they decline (section 4C step 2): their decline effects run
+        # (those of the one declining now are on the stack, counted above)
+        running = m == st.declining
         for e in cards[m].effects:
             if e.moment != "decline":
                 continue
-            if e.trigger is not None or e.special is not None:
-                work.fits = False
-                continue
-            work.steps(e.steps)
+            if not running:
+                if e.trigger is not None or e.special is not None:
+                    work.fits = False
+                    continue
+                work.steps(e.steps)
             if (m != st.vanishing and st.tokens[m] and m not in work.vanishers
                     and any(x.op == VANISH for x in e.steps)):
                 work.vanishers.append(m)
