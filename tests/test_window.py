@@ -277,18 +277,18 @@ def test_a_chest_under_the_board() -> None:
 
 def test_what_closes_the_window() -> None:
     """No window while an action choice is left, when a technology the window may learn does
-    what the window cannot (Michaux Stone, A33, with 17 lost knowledge and T10 available: it
-    moves a monument; with 3 lost knowledge A33 cannot run before the decline, which alone adds
-    lost knowledge), or when a cost is paid from the board (Saqqara Vases, A31, discards itself
-    to move a monument)."""
+    what the window cannot (Michaux Stone, A33, with 17 lost knowledge and T16 available: it
+    swaps two monuments; with 3 lost knowledge A33 cannot run before the decline, which alone
+    adds lost knowledge), or when a cost is paid from the board (Saqqara Vases, A31, discards
+    itself to move a monument)."""
     action = position(hand=["C2"], timeline={1: ["M1"], 3: ["C3"]}, past=["P1", "M3"],
                       artifacts=["A9"], techs=["T1", "T2", "T5"], time_space=2, time_visits=2,
                       turn=15, tiles=[None] * 9)
     assert last_window(action) is None
     assert last_windows(_timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=17,
-                                        tiles=("T3", "T10"))) is None
+                                        tiles=("T3", "T16"))) is None
     assert last_window(_timeline_phase(["A33", "A9"], ["M1"], {"M1": 2}, ["C2"], lost=3,
-                                       tiles=("T3", "T10"))) is not None
+                                       tiles=("T3", "T16"))) is not None
     assert last_window(_timeline_phase(["A31", "A9"], ["M1"], {"M1": 2}, ["C2"])) is None
 
 

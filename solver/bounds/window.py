@@ -68,15 +68,18 @@ from solver.bounds.simple import NO_LINE, TAKE_ROUNDS, last_decline_now, simple_
 from solver.bounds.splitplay import Entry, Split, SplitCards, no_create, one_split, split_entry
 from solver.bounds.takes import action_takes, enters_after_actions
 from solver.bounds.windowwork import (
+    MOVE_OP,
     Work,
     hand_most,
     learn_work,
+    moved,
     tally,
     window_chests,
     window_learnable,
     zeroings,
 )
 from solver.engine import actions as A
+from solver.engine.cards import all_steps
 from solver.engine.create import place
 from solver.engine.flow import settle
 from solver.engine.frames import (
@@ -87,6 +90,7 @@ from solver.engine.frames import (
     D_DECLINE_ORDER,
     D_DISCARD_VAR,
     D_LEARN,
+    D_MOVE_SPACE,
     D_NUMBER,
     D_ORDER,
     D_PAY,
@@ -100,7 +104,8 @@ from solver.engine.frames import (
 from solver.engine.knowledge import FIRST_PLACE, NO_CARD_SOURCE
 from solver.engine.learn import learn_choose
 from solver.engine.setup import turns_for
-from solver.engine.state import HAND_LIMIT, GameState
+from solver.engine.state import CHEST_BASE, HAND_LIMIT, GameState
+from solver.engine.targets import MOVE
 from solver.engine.techeffects import BURY
 from solver.frozen import Frozen
 
@@ -120,6 +125,10 @@ PASSIVE_STEPS: Final = 400  # decisions at most on the way (a window asks far fe
 #: The most turn-16 starts `passive_starts` follows from one position (one per choice of a
 #: technology to bury).
 PASSIVE_STARTS: Final = 16
+#: A step that learns.
+LEARN_OP: Final = "learn"
+#: The most where a decline effect moves a monument (one per target and space).
+MOVED_STARTS: Final = 48
 #: `window_bound`'s answer once it is known to exceed its caller's threshold (a bound still).
 ABOVE: Final = 1_000_000
 #: Simple bounds of passive starts kept (`ReachMemo.window`; then forgotten at once).
@@ -206,15 +215,17 @@ def last_windows(st: GameState) -> tuple[Window, ...] | None:
                   for mask in range(1 << len(chests))]
     out: list[Window] = []
     for tech, w in branches:
+        if w.moves:
+            moved(st, w)
         if not w.fits or w.draws >= len(st.deck):
             return None  # the deck could run out: the discard pile would come back
-        hi = st.lost + w.converted
-        lo = max(0, st.lost + max(0, w.converted - w.removed) - w.lost)
+        hi = st.lost + w.converted + w.move_in
+        lo = max(0, st.lost + max(0, w.converted - w.move_out - w.removed) - w.lost)
         if hi - lo > LOST_SPAN:
             return None
         for zeroed in zeroings(st, w):
             for used in chest_uses:
-                starts = passive_starts(st, last, tech, zeroed, used)
+                starts = passive_starts(st, last, tech, zeroed, used, w.moves > 0)
                 if starts is None:
                     return None
                 out.extend(Window(start, lo, hi, w.draws, max(0, len(st.hand) - w.paid))
@@ -229,7 +240,7 @@ def last_window(st: GameState) -> Window | None:
 
 
 def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, ...] = (),
-                   used: tuple[int, ...] = ()) -> list[GameState] | None:
+                   used: tuple[int, ...] = (), moving: bool = False) -> list[GameState] | None:
     """The starts of turn `last` reached from `st` by declining every "you may", stopping every
     "up to" removal, learning `tech` (a technology, or -1: learning none), burying each
     technology in turn where the learned one buries one (T27) and taking the first option
@@ -241,6 +252,9 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
     and is the only technology learned: a line that learns `tech` differs from this one only in
     the order of its effects and in what `Window` leaves open."""
     out: list[GameState] = []
+    movers = {m for m in st.space_monuments(1) if any(
+        e.moment == "decline" and any(x.op == MOVE_OP for x in e.steps)
+        for e in st.book.cards[m].effects)} if moving else set()
     first = st.clone()
     for m in zeroed:  # as if removals took their knowledge (`zeroings`)
         first.tokens[m] = 0
@@ -257,7 +271,7 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
                 if not learned:
                     return None
                 out.append(s)
-                if len(out) > PASSIVE_STARTS:
+                if len(out) > (MOVED_STARTS if moving else PASSIVE_STARTS):
                     return None
                 break
             if top == D_LEARN:
@@ -270,7 +284,19 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
                     settle(s)
                     learned = True
                 continue
-            if top == D_TECH_PICK and s.stack[-1][1] == BURY:
+            if top == D_ORDER and not learned:  # the Learn's effect first (any order of
+                legal = s.legal_actions()  # the effects reaches the same start, see above)
+                pick = [a for a in legal if A.kind_of(a) != A.CHEST
+                        and A.value_of(a) in _learners(s.stack[-1][1], s)]
+                s.apply(pick[0] if pick else legal[0])
+                continue
+            if moving and top == D_DECLINE_ORDER:
+                legal = s.legal_actions()
+                pick = [a for a in legal if A.value_of(a) in movers]  # the mover first
+                s.apply(pick[0] if pick else legal[0])
+                continue
+            if (top == D_TECH_PICK and s.stack[-1][1] == BURY) or (moving and (
+                    top == D_MOVE_SPACE or (top == D_TARGET and s.stack[-1][2] == MOVE))):
                 legal = s.legal_actions()
                 for a in reversed(legal[1:]):
                     branch = s.clone()
@@ -290,6 +316,13 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
         else:
             return None
     return out
+
+
+def _learners(queue: tuple[tuple[int, int], ...], st: GameState) -> set[int]:
+    """The cards of an order's `queue` whose queued effect learns."""
+    cards = st.book.cards
+    return {c for c, i in queue if c < CHEST_BASE
+            and any(x.op == LEARN_OP for x in all_steps(cards[c].effects[i].steps))}
 
 
 def present_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,

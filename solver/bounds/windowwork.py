@@ -44,7 +44,7 @@ from solver.engine.turn import timeline_queue
 
 #: What an effect still to run in the window may do (see `solver.bounds.window`).
 WINDOW_OPS: Final = frozenset({
-    "draw", "pay", "remove_knowledge", "discard_lost", "reveal_keep", "archive"})
+    "draw", "pay", "remove_knowledge", "discard_lost", "reveal_keep", "archive", "discard_hand"})
 #: What a technology learned in the window may do besides: put an available technology under
 #: its level's pile (T27; `passive_starts` follows every choice).
 LEARNED_OPS: Final = frozenset({"bury_tech"})
@@ -61,8 +61,9 @@ WINDOW_FRAMES: Final = frozenset({
 
 #: Counters that the window's effects change (`cannot_run`).
 WINDOW_COUNTERS: Final = frozenset({"hand", "hand.artifact", "tl_tokens", "self.tokens"})
-#: Counters of the technologies (a Learn in the window changes them).
-TECH_COUNTERS: Final = "techs."
+#: Counters that a Learn in the window may change: the technologies', and the places of the
+#: Timeline (T10 Planetary Grid's move).
+MOVED_COUNTERS: Final = ("techs.", "adj.", "space1")
 
 #: A32 Elongated Skulls: 2 cards per full 3 knowledge that became lost in the decline phase.
 SKULLS: Final = "elongated_skulls"
@@ -70,6 +71,9 @@ SKULLS_DRAW: Final = 2
 SKULLS_PER: Final = 3
 #: C25-C29's decline effect: a monument that still holds knowledge is discarded instead.
 VANISH: Final = "vanish_if_knowledge"
+
+#: A step that moves a monument (`moves_one`).
+MOVE_OP: Final = "move"
 
 #: Costs paid from the hand (`solver.engine.costs`); the others discard from the board.
 HAND_COSTS: Final = frozenset({"discard_hand", "discard_hand_up_to"})
@@ -90,7 +94,7 @@ def cannot_run(st: GameState, e: Effect, source: int, lost_least: int,
         return False
     for clause in e.condition:
         counter = clause.counter
-        if counter in WINDOW_COUNTERS or (learning and counter.startswith(TECH_COUNTERS)):
+        if counter in WINDOW_COUNTERS or (learning and counter.startswith(MOVED_COUNTERS)):
             continue
         if counter == "lost":
             if clause.op in (">=", ">"):
@@ -127,6 +131,11 @@ class Work:
         # (C25-C29, `VANISH`): their knowledge never becomes lost knowledge
         self.vanishers: list[int] = []
         self.converted = tokens  # the most knowledge the decline phase converts
+        # a decline effect of space 1 that moves another monument (C15, P12: `MOVERS`): the
+        # most knowledge a monument it may move into space 1 brings, or one out takes
+        self.moves = 0
+        self.move_in = 0
+        self.move_out = 0
 
     def plus(self, other: Work) -> Work:
         """The work of both tallies (`other`: a learned technology's, `learn_work`)."""
@@ -140,6 +149,7 @@ class Work:
         out.free = self.free or other.free
         out.vanishers = self.vanishers
         out.converted = self.converted
+        out.moves = self.moves + other.moves  # `moved` works out the rest
         return out
 
     def steps(self, steps: tuple[Step, ...]) -> None:
@@ -152,6 +162,8 @@ class Work:
                 self.free = self.free or s.ignore_requirements
             elif s.op == VANISH:
                 pass  # `tally` lists the card: what it changes is `last_windows`' to follow
+            elif self.learned and moves_one(s):
+                self.moves += 1  # a learned technology's move (`moved`)
             elif s.op in LEARNED_OPS:
                 self.fits = self.fits and self.learned
             elif s.op not in WINDOW_OPS:
@@ -159,6 +171,8 @@ class Work:
             elif s.op == "pay":
                 if s.cost not in HAND_COSTS:
                     self.fits = False  # a cost paid from the board changes what is in play
+                self.paid += s.amount
+            elif s.op == "discard_hand":  # cards from the hand, nothing for them (C35)
                 self.paid += s.amount
             elif s.op == "remove_knowledge":
                 # from each monument, from two, or from one (or a pool split among several)
@@ -265,8 +279,13 @@ def tally(st: GameState, lost_least: int, learning: bool,
             items = (((fr[1], fr[2]),) if kind == F_EFFECT else fr[1] if kind == D_ORDER
                      else timeline_queue(st))
             for c, i in items:
-                if c < CHEST_BASE:  # a chest's is counted below, with the chests under the board
-                    work.effect(st, cards[c].effects[i], c, lost_least)
+                if c >= CHEST_BASE:  # a chest's is counted below, with the chests under the board
+                    continue
+                e = cards[c].effects[i]
+                if e.trigger is not None:  # a reaction whose event came (a Learn, a Create:
+                    work.reaction(st, e, c, lost_least)  # no Timeline effect has a trigger)
+                else:
+                    work.effect(st, e, c, lost_least)
         if not work.fits:
             return work
     for k in window_chests(st):  # each may be used once in the window (D16)
@@ -281,7 +300,11 @@ def tally(st: GameState, lost_least: int, learning: bool,
                 if e.trigger is not None or e.special is not None:
                     work.fits = False
                     continue
-                work.steps(e.steps)
+                steps = e.steps
+                if any(moves_one(x) for x in steps):
+                    work.moves += 1
+                    steps = tuple(x for x in steps if not moves_one(x))
+                work.steps(steps)
             if (m != st.vanishing and st.tokens[m] and m not in work.vanishers
                     and any(x.op == VANISH for x in e.steps)):
                 work.vanishers.append(m)
@@ -293,6 +316,43 @@ def tally(st: GameState, lost_least: int, learning: bool,
         done = st.converted if st.in_decline else 0  # converted by this phase's declines
         work.draws += SKULLS_DRAW * ((done + work.converted) // SKULLS_PER)
     return work
+
+
+def moves_one(step: Step) -> bool:
+    """Whether `step` moves one monument of the Timeline to a space of the player's choice,
+    nothing following (C15 Ajanta Caves, P12 Gunung Padang: another one; T10 Planetary
+    Grid: any)."""
+    return step.op == MOVE_OP and step.target == "one" and not step.to and not step.then
+
+
+def moved(st: GameState, work: Work) -> None:
+    """What the one move of the window (`Work.moves`: a decline effect of space 1, or the
+    immediate effect of a technology learned in the Timeline phase) changes: a monument of
+    another space may move into space 1 and decline (its decline effects run, its knowledge
+    converts: at most the most any holds, Elongated Skulls drawing for it), or one of space 1
+    may move out (it does not decline: its knowledge stays, at most the most any holds). Two
+    moves, or one with a monument of space 1 that may be discarded for holding knowledge
+    (C25-C29), fall outside the window."""
+    if work.moves > 1 or work.vanishers:
+        work.fits = False
+        return
+    cards = st.book.cards
+    space1 = st.space_monuments(1)
+    others = [m for m in st.monuments() if m not in space1]
+    work.move_in = max((st.tokens[m] for m in others), default=0)
+    work.move_out = max((st.tokens[m] for m in space1), default=0)
+    if any(e.special == SKULLS for c in st.in_play() for e in cards[c].effects):
+        done = st.converted if st.in_decline else 0
+        work.draws += SKULLS_DRAW * ((done + work.converted + work.move_in) // SKULLS_PER
+                                     - (done + work.converted) // SKULLS_PER)
+    for m in others:
+        for e in cards[m].effects:
+            if e.moment != "decline":
+                continue
+            if e.trigger is not None or e.special is not None:
+                work.fits = False
+                return
+            work.steps(e.steps)  # a move among them falls outside (`WINDOW_OPS`)
 
 
 def zeroings(st: GameState, w: Work) -> list[tuple[int, ...]]:
