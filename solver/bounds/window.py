@@ -19,7 +19,8 @@ the card into play before the payment reaches the same states (`placed_first`), 
 the payment is one of the window's costs. When
 every effect still to run in the window can only draw (``draw``), look at the deck's top and
 keep some (``reveal_keep``), pay from the hand (``pay``), remove knowledge from monuments
-(``remove_knowledge``), remove lost knowledge (``discard_lost``) or learn one technology
+(``remove_knowledge``), remove lost knowledge (``discard_lost``), discard from the hand
+(``discard_hand``) or learn one technology
 (``learn``, at most one in the window: A33 Michaux Stone's), the monuments of space 1 have no
 decline effect but of those kinds (or are discarded for holding knowledge, C25-C29), no chest
 under the board does more (each is followed used or kept), and the technology phase needs
@@ -41,7 +42,14 @@ optional effect but that Learn (`passive_starts`) in everything but:
 The Past, the technologies and their tiles (the Learn, if any, takes the same technology from
 the same tiles whenever it runs, and what the technology's immediate effect buries is followed
 choice by choice; the technology phase rolls the next value of the fixed die sequence, section
-4D), the Timeline, the artifacts and the chests are the same. The Timeline effects that the
+4D), the Timeline, the artifacts and the chests are the same, but for one move: a decline
+effect of space 1 that moves another monument (C15, P12), or the learned technology's (T10),
+is followed target by target and space by space, each outcome a start of its own (the mover
+declines first in the passive line: any other order reaches one of its outcomes); a monument
+may move into space 1 (its decline effects are tallied with the others, its knowledge may
+convert) or out of it (its knowledge may stay), which widens lost knowledge's range by what
+the most any holds (`solver.bounds.windowwork.moved`); with a move in the Timeline phase the
+conditions on the Timeline's places are taken as holding. The Timeline effects that the
 window cannot run are those whose condition needs more lost knowledge than there is now (lost
 knowledge does not grow before the decline phase, and the Timeline phase comes first, section
 4B), and what follows a payment of more cards than the hand can ever hold in the window.

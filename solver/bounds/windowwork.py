@@ -301,7 +301,7 @@ def tally(st: GameState, lost_least: int, learning: bool,
                     work.fits = False
                     continue
                 steps = e.steps
-                if any(moves_one(x) for x in steps):
+                if not e.optional and any(moves_one(x) for x in steps):
                     work.moves += 1
                     steps = tuple(x for x in steps if not moves_one(x))
                 work.steps(steps)
@@ -319,10 +319,12 @@ def tally(st: GameState, lost_least: int, learning: bool,
 
 
 def moves_one(step: Step) -> bool:
-    """Whether `step` moves one monument of the Timeline to a space of the player's choice,
-    nothing following (C15 Ajanta Caves, P12 Gunung Padang: another one; T10 Planetary
-    Grid: any)."""
-    return step.op == MOVE_OP and step.target == "one" and not step.to and not step.then
+    """Whether `step` must move one monument of the Timeline to a space of the player's
+    choice, nothing following (C15 Ajanta Caves, P12 Gunung Padang: another one; T10
+    Planetary Grid: any); `solver.bounds.window.passive_starts` follows every choice (a move
+    one may decline would be declined there)."""
+    return (step.op == MOVE_OP and step.target == "one" and not step.to and not step.then
+            and not step.optional)
 
 
 def moved(st: GameState, work: Work) -> None:
