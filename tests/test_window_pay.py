@@ -7,6 +7,8 @@ keeps it shut."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from solver.bounds.poolfacts import PoolFactsCache
@@ -102,23 +104,32 @@ def test_a_swap_keeps_the_window_shut() -> None:
 def test_placing_first_reaches_the_same_states(seed: int) -> None:
     """In a generated last-action Create, for every card and space that cost cards, each way to
     pay reaches the same state whether the card went into play before or after it."""
-    st = _generated(seed)
     asked = 0
+    for s in _payment_asks(_generated(seed)):
+        placed = placed_first(s)
+        assert placed is not None
+        after = sorted(x.key() for x in _payments(s))
+        assert len(after) > 1 or len(s.hand) == s.stack[-1][1]
+        assert after == sorted(x.key() for x in _payments(placed))
+        asked += 1
+    assert asked >= 1
+
+
+def _payment_asks(st: GameState) -> Iterator[GameState]:
+    """The payment asks (`pay_ask`) a Create just chosen at `st` reaches: one per card and
+    space that cost cards."""
     for card in st.legal_actions():
         chosen = st.clone()
         chosen.apply(card)
+        if pay_ask(chosen):  # an artifact: no space to choose
+            yield chosen
+        if not chosen.stack or chosen.stack[-1][0] != D_CREATE_SPACE:
+            continue
         for space in chosen.legal_actions():
             s = chosen.clone()
             s.apply(space)
-            if not pay_ask(s):
-                continue
-            placed = placed_first(s)
-            assert placed is not None
-            after = sorted(x.key() for x in _payments(s))
-            assert len(after) > 1 or len(s.hand) == s.stack[-1][1]
-            assert after == sorted(x.key() for x in _payments(placed))
-            asked += 1
-    assert asked >= 1
+            if pay_ask(s):
+                yield s
 
 
 def _generated(seed: int) -> GameState:
@@ -139,14 +150,9 @@ def test_at_least_the_optimum_from_a_last_action_create(seed: int) -> None:
     opens (every card and space): the bound there is at least the optimum; then by random play
     into later window asks, the same."""
     st = _generated(seed)
-    for card in st.legal_actions():
-        chosen = st.clone()
-        chosen.apply(card)
-        for space in chosen.legal_actions():
-            s = chosen.clone()
-            s.apply(space)
-            if pay_ask(s) and last_window(s) is not None:
-                assert _check(s)
+    for s in _payment_asks(st):
+        if last_window(s) is not None:
+            assert _check(s)
     _check_into_window(st, Stream(seed, "window-pay-play", 0))
 
 
@@ -204,19 +210,12 @@ def test_at_least_the_optimum_from_a_decline_create(seed: int) -> None:
     tokens = {m: rng.below(4) for m in ("M11", *space1)}
     st = _decline_create(hand, space1, tokens, lost=rng.below(9))
     asked = 0
-    for card in st.legal_actions():
-        chosen = st.clone()
-        chosen.apply(card)
-        for space in chosen.legal_actions() if chosen.stack[-1][0] == D_CREATE_SPACE else []:
-            s = chosen.clone()
-            s.apply(space)
-            if not pay_ask(s):
-                continue
-            placed = placed_first(s)
-            assert placed is not None
-            assert sorted(x.key() for x in _payments(s)) == sorted(
-                x.key() for x in _payments(placed))
-            if last_window(s) is not None:
-                assert _check(s)
-                asked += 1
+    for s in _payment_asks(st):
+        placed = placed_first(s)
+        assert placed is not None
+        assert sorted(x.key() for x in _payments(s)) == sorted(
+            x.key() for x in _payments(placed))
+        if last_window(s) is not None:
+            assert _check(s)
+            asked += 1
     assert asked >= 1
