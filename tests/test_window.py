@@ -30,6 +30,7 @@ from solver.engine.actions import CHEST_LETTERS
 from solver.engine.frames import (
     D_ACTION,
     D_DECLINE_ORDER,
+    D_ORDER,
     D_REMOVE,
     F_DECLINE_PHASE,
     F_TECH_PHASE,
@@ -40,7 +41,7 @@ from solver.game import HeritageGame
 from solver.rng import Stream
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.status import Status
-from tests.builder import play, position
+from tests.builder import book, idx, play, position
 from tests.test_turn_takes import line_at_turn
 
 LINES = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "session8-t60.jsonl"
@@ -446,3 +447,44 @@ def test_a_better_incumbent_reaches_the_gate() -> None:
     gate.improved(float(exact) - 3)  # a lower value never lowers it
     assert [gate.window(st, pool) for _ in range(4)] == [exact] * 4
     assert gate.window_seen[:2] == [5, 4]
+
+
+def test_a_learn_s_reactions_in_an_order_fit() -> None:
+    """A Learn's "each time you LEARN" reactions wait in an order (section 5, D15; as
+    `solver.engine.groups.push_group` queues them): their event came, so each runs once (the
+    Nimrud Lens, A30: a removal; the Glozel Artifacts, A17: a draw), of the window's kinds,
+    and the window opens there; the bound holds the optimum."""
+    b = book(("base",))
+    group = tuple((c, i) for c in (idx(b, "A17"), idx(b, "A30"))
+                  for i, e in enumerate(b.cards[c].effects) if e.trigger is not None)
+    assert len(group) == 2
+    st = position(hand=["C2"], timeline={1: ["M1"], 3: ["C3"]}, tokens={"M1": 2},
+                  past=["P1", "M3"], artifacts=["A9", "A17", "A30"], lost=3,
+                  techs=["T1", "T2", "T5"], time_space=2, time_visits=2, turn=15,
+                  deck_top=["C6", "C9", "C8", "C10"], tiles=[None] * 9,
+                  pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (D_ORDER, group, True)])
+    assert st.stack[-1][0] == D_ORDER
+    assert last_window(st) is not None
+    assert _check(st)
+
+
+def test_tulum_s_discard_is_a_payment() -> None:
+    """Tulum (C35) in the Timeline discards 1 card from the hand each Timeline phase (section
+    4B): a payment of the window's kind, the hand at turn 16 one card fewer at least."""
+    st = _timeline_phase(["A9"], ["M1"], {"M1": 2}, ["C2", "C4", "M7"], timeline3=("C35",))
+    w = last_window(st)
+    assert w is not None and w.hand_least == 2
+    assert _check(st)
+
+
+def test_the_learn_comes_first_in_the_passive_line() -> None:
+    """Ħaġar Qim (M31) removes 1 lost knowledge in the Timeline phase: resolved first, it
+    would leave 16, too few for Michaux Stone's Learn (at least 17). The passive line takes the
+    Learn first (any order reaches the same start), so each technology's window opens."""
+    st = _timeline_phase(["A33"], ["M1"], {"M1": 2}, ["C2"], lost=17, timeline3=("M31",),
+                         tiles=("T3",))
+    assert st.stack[-1][0] == D_ORDER
+    assert st.action_to_string(st.legal_actions()[0]) == "!M31"
+    ws = last_windows(st)
+    assert ws is not None and len(ws) == 2
+    assert _check(st)

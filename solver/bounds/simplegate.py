@@ -105,8 +105,8 @@ class SimpleGate:
         `SimpleGatePolicy.probe` still asking; counted only at the window's moment,
         `window_moment`, where an ask that finds no window counts as one that did not prune:
         finding out costs a passive run to turn 16; the asks in an Archive and at a payment
-        counted apart), and
-        told the search's incumbent (above it, it stops early: nothing is pruned then)."""
+        counted apart), and told the search's incumbent (above it, it stops early: nothing is
+        pruned then)."""
         if not self.policy.window or not window_moment(st):
             return None
         seen = (self.archive_seen if archive_ask(st) else self.pay_seen if pay_ask(st)

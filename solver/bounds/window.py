@@ -76,8 +76,8 @@ from solver.bounds.simple import NO_LINE, TAKE_ROUNDS, last_decline_now, simple_
 from solver.bounds.splitplay import Entry, Split, SplitCards, no_create, one_split, split_entry
 from solver.bounds.takes import action_takes, enters_after_actions
 from solver.bounds.windowwork import (
-    MOVE_OP,
     Work,
+    decline_move,
     hand_most,
     learn_work,
     moved,
@@ -88,7 +88,7 @@ from solver.bounds.windowwork import (
 )
 from solver.engine import actions as A
 from solver.engine.cards import all_steps
-from solver.engine.create import place
+from solver.engine.create import NONE_PAID, place
 from solver.engine.flow import settle
 from solver.engine.frames import (
     D_ACTION,
@@ -125,8 +125,6 @@ PASSIVE_DECISIONS: Final = frozenset({
 #: The decisions at which `window_bound` is asked: where an effect of the Timeline phase or a
 #: decline begins (an order of effects, a lone "you may", an order of declines).
 WINDOW_ASKED: Final = frozenset({D_ORDER, D_YESNO, D_DECLINE_ORDER})
-#: A payment's first card (`solver.engine.create.pay_options`: none chosen before it).
-FIRST_PAY: Final = -1
 #: Counters of the hand (``hand``, ``hand.artifact``).
 HAND_COUNTER: Final = "hand"
 PASSIVE_STEPS: Final = 400  # decisions at most on the way (a window asks far fewer)
@@ -260,9 +258,8 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
     and is the only technology learned: a line that learns `tech` differs from this one only in
     the order of its effects and in what `Window` leaves open."""
     out: list[GameState] = []
-    movers = {m for m in st.space_monuments(1) if any(
-        e.moment == "decline" and any(x.op == MOVE_OP for x in e.steps)
-        for e in st.book.cards[m].effects)} if moving else set()
+    movers = {m for m in st.space_monuments(1)
+              if any(decline_move(e) for e in st.book.cards[m].effects)} if moving else set()
     first = st.clone()
     for m in zeroed:  # as if removals took their knowledge (`zeroings`)
         first.tokens[m] = 0
@@ -294,8 +291,9 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
                 continue
             if top == D_ORDER and not learned:  # the Learn's effect first (any order of
                 legal = s.legal_actions()  # the effects reaches the same start, see above)
-                pick = [a for a in legal if A.kind_of(a) != A.CHEST
-                        and A.value_of(a) in _learners(s.stack[-1][1], s)]
+                learners = _learners(s.stack[-1][1], s)
+                pick = [a for a in legal
+                        if A.kind_of(a) != A.CHEST and A.value_of(a) in learners]
                 s.apply(pick[0] if pick else legal[0])
                 continue
             if moving and top == D_DECLINE_ORDER:
@@ -455,7 +453,7 @@ def pay_ask(st: GameState) -> bool:
     if len(stack) < 2:
         return False
     top = stack[-1]
-    if top[0] != D_PAY or top[2] != FIRST_PAY or stack[-2][0] != F_PLACE:
+    if top[0] != D_PAY or top[2] != NONE_PAID or stack[-2][0] != F_PLACE:
         return False
     return not any(fr[0] == D_ACTION for fr in stack)
 
@@ -499,9 +497,9 @@ def archive_ask(st: GameState) -> bool:
 
 def window_moment(st: GameState) -> bool:
     """Whether `st` is where `window_bound` is asked: turn 15 (the turn before the last) with
-    its decline phase to come, at a decision where an effect or a decline begins, or in the
-    turn's last action if it is an Archive (`window_asked`); whether a window opens there is
-    `last_windows`' question."""
+    its decline phase to come, at a decision where an effect or a decline begins, in an Archive
+    or at a Create's payment with no action choice left (`window_asked`); whether a window
+    opens there is `last_windows`' question."""
     return (not st.over and window_asked(st)
             and st.turn == turns_for(st.setup.time_space) - 1 and last_decline_now(st))
 

@@ -131,8 +131,9 @@ class Work:
         # (C25-C29, `VANISH`): their knowledge never becomes lost knowledge
         self.vanishers: list[int] = []
         self.converted = tokens  # the most knowledge the decline phase converts
-        # a decline effect of space 1 that moves another monument (C15, P12: `MOVERS`): the
-        # most knowledge a monument it may move into space 1 brings, or one out takes
+        # moves in the window (`moves_one`: a decline effect of space 1's, a learned
+        # technology's) and, once `moved` has looked, the most knowledge a monument moved into
+        # space 1 brings and the most one moved out keeps
         self.moves = 0
         self.move_in = 0
         self.move_out = 0
@@ -301,7 +302,7 @@ def tally(st: GameState, lost_least: int, learning: bool,
                     work.fits = False
                     continue
                 steps = e.steps
-                if not e.optional and any(moves_one(x) for x in steps):
+                if decline_move(e):
                     work.moves += 1
                     steps = tuple(x for x in steps if not moves_one(x))
                 work.steps(steps)
@@ -312,10 +313,24 @@ def tally(st: GameState, lost_least: int, learning: bool,
     if st.vanishing in space1:  # declining now, to be discarded with its knowledge
         kept += st.tokens[st.vanishing]
     work.converted = work.tokens - kept
-    if any(e.special == SKULLS for c in st.in_play() for e in cards[c].effects):
-        done = st.converted if st.in_decline else 0  # converted by this phase's declines
-        work.draws += SKULLS_DRAW * ((done + work.converted) // SKULLS_PER)
+    work.draws += skulls_draws(st, work.converted)
     return work
+
+
+def skulls_draws(st: GameState, converted: int) -> int:
+    """What Elongated Skulls (A32), if in play, draws after the decline phase of `st` when
+    `converted` more knowledge becomes lost in it (2 cards per full 3 with what this phase's
+    declines converted already)."""
+    cards = st.book.cards
+    if not any(e.special == SKULLS for c in st.in_play() for e in cards[c].effects):
+        return 0
+    done = st.converted if st.in_decline else 0  # converted by this phase's declines
+    return SKULLS_DRAW * ((done + converted) // SKULLS_PER)
+
+
+def decline_move(e: Effect) -> bool:
+    """Whether `e` is a decline effect that must move a monument (`moves_one`: C15, P12)."""
+    return e.moment == "decline" and not e.optional and any(moves_one(x) for x in e.steps)
 
 
 def moves_one(step: Step) -> bool:
@@ -343,10 +358,8 @@ def moved(st: GameState, work: Work) -> None:
     others = [m for m in st.monuments() if m not in space1]
     work.move_in = max((st.tokens[m] for m in others), default=0)
     work.move_out = max((st.tokens[m] for m in space1), default=0)
-    if any(e.special == SKULLS for c in st.in_play() for e in cards[c].effects):
-        done = st.converted if st.in_decline else 0
-        work.draws += SKULLS_DRAW * ((done + work.converted + work.move_in) // SKULLS_PER
-                                     - (done + work.converted) // SKULLS_PER)
+    work.draws += (skulls_draws(st, work.converted + work.move_in)
+                   - skulls_draws(st, work.converted))
     for m in others:
         for e in cards[m].effects:
             if e.moment != "decline":

@@ -27,6 +27,8 @@ from solver.engine.state import EMPTY, GameState
 
 MONUMENT: Final = ANY_MONUMENT  # kind filters of a (nested) Create
 ARTIFACT_KIND: Final = ARTIFACT
+#: A payment's last card picked before its first (`pay_options`: none yet).
+NONE_PAID: Final = -1
 
 
 def create_cost(card_cost: int, start: int, space: int) -> int:
@@ -134,7 +136,7 @@ def create_card_choose(st: GameState, fr: Frame, action: int) -> None:
     if c.kind == ARTIFACT:
         st.stack.append((F_PLACE, card, 0, granted_by))
         if c.discard_cost:
-            st.stack.append((D_PAY, c.discard_cost, -1, None))
+            st.stack.append((D_PAY, c.discard_cost, NONE_PAID, None))
     else:
         st.stack.append((D_CREATE_SPACE, card, granted_by))
 
@@ -150,7 +152,7 @@ def create_space_choose(st: GameState, fr: Frame, action: int) -> None:
     cost = create_cost(c.discard_cost, c.starting_space, s)
     st.stack.append((F_PLACE, card, s, granted_by))
     if cost:
-        st.stack.append((D_PAY, cost, -1, None))
+        st.stack.append((D_PAY, cost, NONE_PAID, None))
 
 
 def pay_options(st: GameState, fr: Frame) -> list[int]:
