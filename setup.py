@@ -50,6 +50,7 @@ COMPILED = (
     "solver/bounds/splitplay.py",
     "solver/bounds/window.py",
     "solver/bounds/windowwork.py",
+    "solver/bounds/windowcreate.py",
     "solver/game.py",
 )
 #: What stays interpreted inside those rooms, and why. Everything else of the package is

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ENTRY = [sys.executable, "-c", "from cli.app import main; main()"]
 pty = pytest.importorskip("pty")
 ESCAPES = re.compile(rb"\x1b\[[0-9;?]*[a-zA-Z]")
-#: How long a run may go on after Ctrl-C (it stops at the next check: a playout, 1024 exact
+#: How long a run may go on after Ctrl-C (it stops at the next check: a playout, 64 exact
 #: nodes, or at once for CP-SAT).
 AFTER = 5.0
 

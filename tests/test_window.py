@@ -220,10 +220,15 @@ def test_conditions_that_cannot_hold_draw_nothing() -> None:
 def test_decline_effects_in_space_one() -> None:
     """A monument of space 1 whose decline effect draws (Statues of Ramesses, M12: 4 cards)
     opens the window with its draws counted; one whose decline effect creates (Menhirs of
-    Monteneuf, M11) closes it: a card could enter play and the Past differ."""
+    Monteneuf, M11) opens it with one start per card and space (tests/test_window_create.py),
+    but not before the middle of the game where the card may decline into the Past (section
+    6: its flip would follow)."""
     draws = last_window(_timeline_phase(["A9"], ["M12"], {"M12": 1}, ["C2"]))
     assert draws is not None and draws.draws == 4
-    assert last_window(_timeline_phase(["A9"], ["M11"], {"M11": 1}, ["C2"])) is None
+    hand = ["M29", "C2", "C4", "C5"]  # M29 affordable in space 1
+    assert last_windows(_timeline_phase(["A3", "A9"], ["M11"], {"M11": 1}, hand)) is None
+    assert last_windows(_timeline_phase(["A3", "A9"], ["M11"], {"M11": 1}, hand,
+                                        past=("P1", "M3", "M4", "M5", "M6", "C11", "C12")))
 
 
 def test_a_monument_that_may_vanish() -> None:

@@ -31,9 +31,10 @@ optional effect but that Learn (`passive_starts`) in everything but:
 * the hand, the deck and the discard pile: the window's draws and looks take at most
   `Window.draws` cards, from the deck's top (section 5: no effect puts a card back; the pile
   is shuffled in only once the deck is empty, which the window cannot reach here); its costs
-  move cards from the hand to the discard pile. No card enters play (no Create runs) and no
-  card leaves it but the monuments of space 1, which decline (section 4C step 2) whatever was
-  chosen;
+  move cards from the hand to the discard pile. No card enters play but by one Create in the
+  decline phase (M11's: each card and space a start of its own, `solver.bounds.windowcreate`)
+  and no card leaves it but the monuments of space 1, which decline (section 4C step 2)
+  whatever was chosen;
 * the knowledge on monuments, which the simple bound never reads;
 * lost knowledge, which grows only by the knowledge left on the monuments that decline
   (section 4C step 2; D22: every other change is a removal) and falls only by removals: it
@@ -75,9 +76,11 @@ from solver.bounds.reachable import ReachMemo, reach
 from solver.bounds.simple import NO_LINE, TAKE_ROUNDS, last_decline_now, simple_upper_bound
 from solver.bounds.splitplay import Entry, Split, SplitCards, no_create, one_split, split_entry
 from solver.bounds.takes import action_takes, enters_after_actions
+from solver.bounds.windowcreate import Outcome, created, creators, made
 from solver.bounds.windowwork import (
     Work,
     decline_move,
+    declined_knowledge,
     hand_most,
     learn_work,
     moved,
@@ -95,6 +98,7 @@ from solver.engine.frames import (
     D_ARCHIVE,
     D_CHEST_USE,
     D_CHEST_WINDOW,
+    D_CREATE_CARD,
     D_DECLINE_ORDER,
     D_DISCARD_VAR,
     D_LEARN,
@@ -131,6 +135,8 @@ PASSIVE_STEPS: Final = 400  # decisions at most on the way (a window asks far fe
 #: The most turn-16 starts `passive_starts` follows from one position (one per choice of a
 #: technology to bury).
 PASSIVE_STARTS: Final = 16
+#: The most turn-16 starts of one passive line with a Create's outcomes (`windowcreate.made`).
+CREATED_STARTS: Final = 128
 #: A step that learns.
 LEARN_OP: Final = "learn"
 #: The most where a decline effect moves a monument (one per target and space).
@@ -153,7 +159,9 @@ class Window(Frozen):
 
     :param start: the turn-16 start reached by declining every optional effect (but the
         Learn, the emptied C25-C29 and the chests used that it stands for: `passive_starts`).
-    :param lost_lo: the least lost knowledge any turn-16 start reached can hold.
+    :param lost_lo: the least lost knowledge a line that reaches `start` can end with (the
+        window's removals against the knowledge of the monuments new in its Past,
+        `solver.bounds.windowwork.declined_knowledge`).
     :param lost_hi: the most.
     :param draws: the most cards the window can take from the deck.
     :param hand_least: the fewest cards the hand can hold at turn 16's start (the hand now
@@ -223,19 +231,24 @@ def last_windows(st: GameState) -> tuple[Window, ...] | None:
     for tech, w in branches:
         if w.moves:
             moved(st, w)
-        if not w.fits or w.draws >= len(st.deck):
+        outcomes = created(st, w) if w.creates else []
+        if not w.fits or outcomes is None or w.draws >= len(st.deck):
             return None  # the deck could run out: the discard pile would come back
         hi = st.lost + w.converted + w.move_in
         lo = max(0, st.lost + max(0, w.converted - w.move_out - w.removed) - w.lost)
-        if hi - lo > LOST_SPAN:
-            return None
         for zeroed in zeroings(st, w):
             for used in chest_uses:
-                starts = passive_starts(st, last, tech, zeroed, used, w.moves > 0)
+                starts = passive_starts(st, last, tech, zeroed, used, w.moves > 0,
+                                        outcomes if w.creates else None)
                 if starts is None:
                     return None
-                out.extend(Window(start, lo, hi, w.draws, max(0, len(st.hand) - w.paid))
-                           for start in starts)
+                for start in starts:
+                    most, least = declined_knowledge(st, start)
+                    top = min(hi, st.lost + most)
+                    low = max(lo, st.lost + max(0, least - w.removed) - w.lost)
+                    if top - low > LOST_SPAN:
+                        return None
+                    out.append(Window(start, low, top, w.draws, max(0, len(st.hand) - w.paid)))
     return tuple(out)
 
 
@@ -246,7 +259,8 @@ def last_window(st: GameState) -> Window | None:
 
 
 def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, ...] = (),
-                   used: tuple[int, ...] = (), moving: bool = False) -> list[GameState] | None:
+                   used: tuple[int, ...] = (), moving: bool = False,
+                   creating: list[Outcome] | None = None) -> list[GameState] | None:
     """The starts of turn `last` reached from `st` by declining every "you may", stopping every
     "up to" removal, learning `tech` (a technology, or -1: learning none), burying each
     technology in turn where the learned one buries one (T27) and taking the first option
@@ -276,7 +290,8 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
                 if not learned:
                     return None
                 out.append(s)
-                if len(out) > (MOVED_STARTS if moving else PASSIVE_STARTS):
+                if len(out) > (CREATED_STARTS if creating else MOVED_STARTS if moving
+                               else PASSIVE_STARTS):
                     return None
                 break
             if top == D_LEARN:
@@ -296,7 +311,7 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
                         if A.kind_of(a) != A.CHEST and A.value_of(a) in learners]
                 s.apply(pick[0] if pick else legal[0])
                 continue
-            if moving and top == D_DECLINE_ORDER:
+            if moving and creating is None and top == D_DECLINE_ORDER:
                 legal = s.legal_actions()
                 pick = [a for a in legal if A.value_of(a) in movers]  # the mover first
                 s.apply(pick[0] if pick else legal[0])
@@ -309,6 +324,18 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
                     branch.apply(a)
                     todo.append((branch, learned))
                 s.apply(legal[0])
+                continue
+            if creating is not None and top == D_CREATE_CARD:  # each outcome, and declined
+                if A.NO not in s.legal_actions():
+                    return None
+                todo.extend((b, learned) for b in made(s, creating))
+                s.apply(A.NO)
+                continue
+            if creating is not None and top == D_DECLINE_ORDER:  # the creator last
+                legal = s.legal_actions()
+                last_ones = creators(s)
+                pick = [a for a in legal if A.value_of(a) not in last_ones]
+                s.apply(pick[0] if pick else legal[0])
                 continue
             if top not in PASSIVE_DECISIONS:
                 return None

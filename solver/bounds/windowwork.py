@@ -9,7 +9,7 @@ from typing import Final
 
 from solver.bounds.reachable import lost_needed
 from solver.bounds.takes import steps_take
-from solver.engine.cards import Effect, Step, all_steps
+from solver.engine.cards import ANY_MONUMENT, Effect, Step, all_steps
 from solver.engine.chests import CHEST_MOMENTS, chest_of
 from solver.engine.conditions import count
 from solver.engine.frames import (
@@ -72,6 +72,8 @@ SKULLS_PER: Final = 3
 #: C25-C29's decline effect: a monument that still holds knowledge is discarded instead.
 VANISH: Final = "vanish_if_knowledge"
 
+#: A step that creates a card (`solver.bounds.windowcreate`).
+CREATE_OP: Final = "create"
 #: A step that moves a monument (`moves_one`).
 MOVE_OP: Final = "move"
 
@@ -137,6 +139,10 @@ class Work:
         self.moves = 0
         self.move_in = 0
         self.move_out = 0
+        # Creates of a monument from the hand in the decline phase (`creating`: the steps
+        # being added run there; `solver.bounds.windowcreate.created` looks at the rest)
+        self.creating = False
+        self.creates = 0
 
     def plus(self, other: Work) -> Work:
         """The work of both tallies (`other`: a learned technology's, `learn_work`)."""
@@ -151,6 +157,7 @@ class Work:
         out.vanishers = self.vanishers
         out.converted = self.converted
         out.moves = self.moves + other.moves  # `moved` works out the rest
+        out.creates = self.creates + other.creates
         return out
 
     def steps(self, steps: tuple[Step, ...]) -> None:
@@ -165,6 +172,8 @@ class Work:
                 pass  # `tally` lists the card: what it changes is `last_windows`' to follow
             elif self.learned and moves_one(s):
                 self.moves += 1  # a learned technology's move (`moved`)
+            elif s.op == CREATE_OP and self.creating and s.kind == ANY_MONUMENT:
+                self.creates += 1  # a monument from the hand, in the decline phase
             elif s.op in LEARNED_OPS:
                 self.fits = self.fits and self.learned
             elif s.op not in WINDOW_OPS:
@@ -228,6 +237,11 @@ class Work:
         return not cannot_run(st, e, source, lost_least, learning) and (
             st.in_decline or lost_needed(e) <= st.lost)
 
+    def any_effect(self, e: Effect) -> None:
+        """Add `e`, whatever its condition and trigger (an effect that runs in the decline
+        phase, where the window reads no condition)."""
+        self._effect_steps(e, False)
+
     def _effect_steps(self, e: Effect, other_trigger: bool) -> None:
         """Add `e`'s steps; a special (or a trigger of its own) falls outside the window."""
         if other_trigger or e.special is not None:
@@ -244,6 +258,7 @@ def tally(st: GameState, lost_least: int, learning: bool,
     cards = st.book.cards
     space1 = st.space_monuments(1)
     work = Work(sum(st.tokens[m] for m in space1), learning, False, hand_most)
+    work.creating = st.in_decline
     for fr in st.stack:
         kind = fr[0]
         if kind not in WINDOW_FRAMES or (kind == D_TARGET and fr[2] not in REMOVAL_PURPOSES):
@@ -291,6 +306,7 @@ def tally(st: GameState, lost_least: int, learning: bool,
             return work
     for k in window_chests(st):  # each may be used once in the window (D16)
         work.steps(chest_of(st, k).steps)
+    work.creating = True  # the decline effects below run in the decline phase
     for m in space1:  # they decline (section 4C step 2): their decline effects run
         # (those of the one declining now are on the stack, counted above)
         running = m == st.declining
@@ -445,3 +461,48 @@ def window_chests(st: GameState) -> list[int]:
     if not st.chests_under or st.setup.chest_data is None:
         return []
     return [k for k in st.chests_under if chest_of(st, k).moment in CHEST_MOMENTS]
+
+
+def declined_knowledge(st: GameState, start: GameState) -> tuple[int, int]:
+    """The most and the least knowledge on the monuments that decline on the way from `st` to
+    `start` (those in the Past of `start` and not of `st`), before the window's removals take
+    any: what each holds now (nothing in the window adds knowledge to a monument), or for one
+    created in the window its entering knowledge (section 5: at most its printed value, at
+    least `least_entering`). Lost knowledge grows by what is left on them (section 4C step 2,
+    D22)."""
+    cards = st.book.cards
+    before = set(st.past)
+    now = set(st.monuments())
+    most = least = 0
+    for m in start.past:
+        if m in before:
+            continue
+        if m in now:
+            most += st.tokens[m]
+            least += st.tokens[m]
+        else:
+            most += cards[m].knowledge
+            least += least_entering(st, m)
+    return most, least
+
+
+def least_entering(st: GameState, card: int) -> int:
+    """The least knowledge `card`, created in the window of `st`, enters with: its printed value
+    less its own discount and every reduction of a card in play now (those in play at the
+    Create are among them), whatever their conditions (section 5); 0 where a discount counts
+    something."""
+    cards = st.book.cards
+    value = cards[card].knowledge
+    for e in cards[card].effects:
+        d = e.discount
+        if d is not None:
+            if d.per is not None:
+                return 0
+            value -= d.fixed
+    reducer = st.book.reducer
+    for x in st.in_play():
+        if reducer[x]:
+            for e in cards[x].effects:
+                if e.reduction is not None:
+                    value -= e.reduction.amount
+    return max(0, value)

@@ -50,6 +50,11 @@ S = TypeVar("S", bound=PuzzleState)
 MoveOrder: TypeAlias = Callable[[S, Sequence[int]], Sequence[int]]
 
 NEG_INF: Final = -math.inf
+#: Nodes between two looks at the clock, the stop request and the other workers' best: few
+#: enough that a slow stretch (a bound that sees through the last decline takes up to a tenth
+#: of a second a node) keeps the time limit, many enough that the looks cost nothing.
+POLL_NODES: Final = 64
+POLL_MASK: Final = POLL_NODES - 1
 
 
 @dataclass(frozen=True)
@@ -64,12 +69,12 @@ class SearchConfig(Frozen):
         (``None``: no limit). A full table forgets its oldest entries (`solver.search.tt`): a
         limit costs transpositions, never the optimum.
     :param max_seconds: stop after this much wall-clock time (not deterministic; checked every
-        1024 nodes).
-    :param should_stop: polled every 1024 nodes; True stops the search (e.g. Ctrl-C).
-    :param shared_best: polled every 1024 nodes: a value some line elsewhere is known to reach
-        (another process of `solver.search.parallel`); the search then prunes against it as
-        against its incumbent (a subtree whose bound does not exceed a known value cannot hold
-        a better line, wherever that value was found).
+        `POLL_NODES` nodes).
+    :param should_stop: polled every `POLL_NODES` nodes; True stops the search (e.g. Ctrl-C).
+    :param shared_best: polled every `POLL_NODES` nodes: a value some line elsewhere is known to
+        reach (another process of `solver.search.parallel`); the search then prunes against it
+        as against its incumbent (a subtree whose bound does not exceed a known value cannot
+        hold a better line, wherever that value was found).
     :param on_improve: called with the value of each solution better than the incumbent.
     :raises ValueError: when a limit is not positive.
     """
@@ -163,7 +168,7 @@ class _Search(Generic[S]):
         if limit is not None and self.nodes >= limit:
             raise _NodeLimitReachedError
         self.nodes += 1
-        if not self.nodes & 1023 and self._out_of_time():
+        if not self.nodes & POLL_MASK and self._out_of_time():
             raise _NodeLimitReachedError
 
         # Step 2. A terminal is a solution when it is feasible.

@@ -6,7 +6,7 @@ and it cannot reach the main thread while it waits in native code (a CP-SAT solv
 `Interrupt` replaces that, for the duration of a solve (`Interrupt.catching_sigint`):
 
 * SIGINT sets the flag; the searches poll `Interrupt.is_set` (NRPA after each playout, the exact
-  search every 1024 nodes) and return what they have;
+  search every 64 nodes) and return what they have;
 * native work registers a way to stop itself (`Interrupt.stopping`: CP-SAT's ``stop_search``);
   a watcher thread, woken through `signal.set_wakeup_fd` even while the main thread is inside
   native code, calls it at once;
