@@ -16,13 +16,14 @@ import pytest
 from puzzles.chests import load_chests
 from solver.bounds.bound import SimpleBound
 from solver.bounds.poolfacts import PoolFactsCache, pool_facts
-from solver.bounds.reachable import ReachMemo
+from solver.bounds.reachable import ReachMemo, reach
 from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
 from solver.bounds.window import (
     ABOVE,
     archive_ask,
     last_window,
     last_windows,
+    present_for_all,
     window_asked,
     window_bound,
 )
@@ -215,6 +216,25 @@ def test_conditions_that_cannot_hold_draw_nothing() -> None:
     w1, w3 = last_window(one), last_window(three)
     assert w1 is not None and w3 is not None
     assert (w1.draws, w3.draws) == (0, 1)
+
+
+def test_the_cards_for_all_count_the_most_lost_knowledge(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sarcophagus of Saqqara's removal is not optional: the passive line takes C1's knowledge,
+    so its start holds less lost knowledge than a line that removes elsewhere. The cards that
+    may be in play (`present_for_all`) are counted with lost knowledge at its most: the effects
+    it gates may take more cards."""
+    st = _timeline_phase(["A2", "A9"], ["C1", "C4"], {"C1": 1, "C3": 1}, ["C2"])
+    w = last_window(st)
+    assert w is not None and w.start.lost < w.lost_hi
+    seen: list[int] = []
+
+    def spy(s: GameState, *args: object, **kwargs: object) -> object:
+        seen.append(s.lost)
+        return reach(s, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("solver.bounds.window.reach", spy)
+    present_for_all(w, st, pool_facts(st), ReachMemo())
+    assert seen and set(seen) == {w.lost_hi}
 
 
 def test_decline_effects_in_space_one() -> None:

@@ -20,9 +20,9 @@ the payment is one of the window's costs. When
 every effect still to run in the window can only draw (``draw``), look at the deck's top and
 keep some (``reveal_keep``), pay from the hand (``pay``), remove knowledge from monuments
 (``remove_knowledge``), remove lost knowledge (``discard_lost``), discard from the hand
-(``discard_hand``) or learn one technology
-(``learn``, at most one in the window: A33 Michaux Stone's), the monuments of space 1 have no
-decline effect but of those kinds (or are discarded for holding knowledge, C25-C29), no chest
+(``discard_hand``) or learn one technology (``learn``, at most one in the window: A33 Michaux
+Stone's), the monuments of space 1 have no decline effect but of those kinds (or are discarded
+for holding knowledge, C25-C29; or M11's Create, `solver.bounds.windowcreate`), no chest
 under the board does more (each is followed used or kept), and the technology phase needs
 no choice (no middle-of-game flip), every line from the position that learns a given
 technology, or none, reaches a turn-16 start that agrees with one reached by declining every
@@ -58,11 +58,10 @@ knowledge does not grow before the decline phase, and the Timeline phase comes f
 So the simple bound of each passive start with its lost knowledge set to each value of its range,
 and with the cards that may be in play before the end counted for every hand at once
 (`present_for_all`: the cards in play or in hand now, the deck's top down to the window's draws
-plus what turn 16 can take with the hand at its fewest cards, counted as in
-`solver.bounds.simple.taken_before_timeline`), bounds every line: the largest of those values
-is the bound (`window_bound`). The simple bound reads the hand, the deck and the discard pile
-only through that count of the cards that may be in play (`solver.bounds.takes`), and no
-knowledge on monuments at all.
+plus what turn 16 can take with the hand at its fewest cards and lost knowledge at its most,
+counted as in `solver.bounds.simple.taken_before_timeline`), bounds every line: the largest of
+those values is the bound (`window_bound`). The simple bound reads the hand, the deck and the
+discard pile only through that count, and no knowledge on monuments at all.
 """
 
 from __future__ import annotations
@@ -84,13 +83,13 @@ from solver.bounds.windowwork import (
     hand_most,
     learn_work,
     moved,
+    order_learners,
     tally,
     window_chests,
     window_learnable,
     zeroings,
 )
 from solver.engine import actions as A
-from solver.engine.cards import all_steps
 from solver.engine.create import NONE_PAID, place
 from solver.engine.flow import settle
 from solver.engine.frames import (
@@ -116,7 +115,7 @@ from solver.engine.frames import (
 from solver.engine.knowledge import FIRST_PLACE, NO_CARD_SOURCE
 from solver.engine.learn import learn_choose
 from solver.engine.setup import turns_for
-from solver.engine.state import CHEST_BASE, HAND_LIMIT, GameState
+from solver.engine.state import HAND_LIMIT, GameState
 from solver.engine.targets import MOVE
 from solver.engine.techeffects import BURY
 from solver.frozen import Frozen
@@ -137,8 +136,6 @@ PASSIVE_STEPS: Final = 400  # decisions at most on the way (a window asks far fe
 PASSIVE_STARTS: Final = 16
 #: The most turn-16 starts of one passive line with a Create's outcomes (`windowcreate.made`).
 CREATED_STARTS: Final = 128
-#: A step that learns.
-LEARN_OP: Final = "learn"
 #: The most where a decline effect moves a monument (one per target and space).
 MOVED_STARTS: Final = 48
 #: `window_bound`'s answer once it is known to exceed its caller's threshold (a bound still).
@@ -306,7 +303,7 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
                 continue
             if top == D_ORDER and not learned:  # the Learn's effect first (any order of
                 legal = s.legal_actions()  # the effects reaches the same start, see above)
-                learners = _learners(s.stack[-1][1], s)
+                learners = order_learners(s.stack[-1][1], s)
                 pick = [a for a in legal
                         if A.kind_of(a) != A.CHEST and A.value_of(a) in learners]
                 s.apply(pick[0] if pick else legal[0])
@@ -351,13 +348,6 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
     return out
 
 
-def _learners(queue: tuple[tuple[int, int], ...], st: GameState) -> set[int]:
-    """The cards of an order's `queue` whose queued effect learns."""
-    cards = st.book.cards
-    return {c for c, i in queue if c < CHEST_BASE
-            and any(x.op == LEARN_OP for x in all_steps(cards[c].effects[i].steps))}
-
-
 def present_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
                     split: Split | None = None,
                     learnable: frozenset[int] | None = None) -> tuple[set[int], int] | None:
@@ -365,8 +355,10 @@ def present_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
     window of `st` reaches, or None (no restriction): the cards in play at the passive start,
     in hand now, between zones now, and the deck's top down to the window's draws plus ``t``
     cards, where ``t`` is a count of the cards turn 16 can take before its Timeline phase with
-    only those cards entering play and the hand's room at its most (`Window.hand_least` cards
-    in it: a count that is at least its own `action_takes` bounds every such start, as in
+    only those cards entering play, the hand's room at its most (`Window.hand_least` cards in
+    it) and lost knowledge at its most (`Window.lost_hi`: `reach` counts the effects gated by
+    lost knowledge up to it): a count that is at least its own `action_takes` bounds every
+    such start, as in
     `solver.bounds.simple.taken_before_timeline`), provided no card can enter play after turn
     16's action phase (`solver.bounds.takes.enters_after_actions`); with them, the most cards
     that can leave the deck until then (the window's draws plus ``t``). With `split`, on the
@@ -377,6 +369,9 @@ def present_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
     if table is None:
         return None
     start = w.start
+    if start.lost < w.lost_hi:
+        start = start.clone()
+        start.lost = w.lost_hi
     base = _held(w, st)
     deck = st.deck
     taken = 0

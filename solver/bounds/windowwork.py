@@ -72,6 +72,8 @@ SKULLS_PER: Final = 3
 #: C25-C29's decline effect: a monument that still holds knowledge is discarded instead.
 VANISH: Final = "vanish_if_knowledge"
 
+#: A step that learns.
+LEARN_OP: Final = "learn"
 #: A step that creates a card (`solver.bounds.windowcreate`).
 CREATE_OP: Final = "create"
 #: A step that moves a monument (`moves_one`).
@@ -165,7 +167,7 @@ class Work:
         hand can never make)."""
         steps = self._payable(steps)
         for s in all_steps(steps):
-            if s.op == "learn":
+            if s.op == LEARN_OP:
                 self.learns += s.count
                 self.free = self.free or s.ignore_requirements
             elif s.op == VANISH:
@@ -506,3 +508,10 @@ def least_entering(st: GameState, card: int) -> int:
                 if e.reduction is not None:
                     value -= e.reduction.amount
     return max(0, value)
+
+
+def order_learners(queue: tuple[tuple[int, int], ...], st: GameState) -> set[int]:
+    """The cards of an order's `queue` whose queued effect learns."""
+    cards = st.book.cards
+    return {c for c, i in queue if c < CHEST_BASE
+            and any(x.op == LEARN_OP for x in all_steps(cards[c].effects[i].steps))}
