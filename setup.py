@@ -51,6 +51,7 @@ COMPILED = (
     "solver/bounds/window.py",
     "solver/bounds/windowwork.py",
     "solver/bounds/windowcreate.py",
+    "solver/bounds/windowcards.py",
     "solver/game.py",
 )
 #: What stays interpreted inside those rooms, and why. Everything else of the package is

@@ -23,10 +23,10 @@ from solver.bounds.window import (
     archive_ask,
     last_window,
     last_windows,
-    present_for_all,
     window_asked,
     window_bound,
 )
+from solver.bounds.windowcards import present_for_all
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.frames import (
     D_ACTION,
@@ -232,7 +232,7 @@ def test_the_cards_for_all_count_the_most_lost_knowledge(monkeypatch: pytest.Mon
         seen.append(s.lost)
         return reach(s, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("solver.bounds.window.reach", spy)
+    monkeypatch.setattr("solver.bounds.windowcards.reach", spy)
     present_for_all(w, st, pool_facts(st), ReachMemo())
     assert seen and set(seen) == {w.lost_hi}
 

@@ -245,6 +245,8 @@ class ReachMemo:
         #: `solver.bounds.window`'s simple bounds of passive starts, by the start's key (less
         #: what that bound does not read) and the cards that may be in play
         self.window: dict[tuple[object, ...], int] = {}
+        #: `solver.bounds.window.present_for_all`'s answers, by what they read
+        self.present: dict[tuple[object, ...], tuple[frozenset[int], int] | None] = {}
         #: `solver.bounds.techjoint.few_learns`' answers, by what they read of a position
         self.tech_rows: dict[tuple[object, ...], int | None] = {}
 

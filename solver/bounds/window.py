@@ -67,14 +67,12 @@ discard pile only through that count, and no knowledge on monuments at all.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Final
 
 from solver.bounds.poolfacts import PoolFacts
-from solver.bounds.reachable import ReachMemo, reach
-from solver.bounds.simple import NO_LINE, TAKE_ROUNDS, last_decline_now, simple_upper_bound
-from solver.bounds.splitplay import Entry, Split, SplitCards, no_create, one_split, split_entry
-from solver.bounds.takes import action_takes, enters_after_actions
+from solver.bounds.reachable import ReachMemo
+from solver.bounds.simple import NO_LINE, last_decline_now, simple_upper_bound
+from solver.bounds.windowcards import WINDOW_KEPT, SplitAnswers, Window, bare, present_for_all
 from solver.bounds.windowcreate import Outcome, created, creators, made
 from solver.bounds.windowwork import (
     Work,
@@ -115,10 +113,9 @@ from solver.engine.frames import (
 from solver.engine.knowledge import FIRST_PLACE, NO_CARD_SOURCE
 from solver.engine.learn import learn_choose
 from solver.engine.setup import turns_for
-from solver.engine.state import HAND_LIMIT, GameState
+from solver.engine.state import GameState
 from solver.engine.targets import MOVE
 from solver.engine.techeffects import BURY
-from solver.frozen import Frozen
 
 #: The decisions `passive_starts` answers on its way to turn 16 (the window's and the decline
 #: order); any other one (a middle-of-game flip) ends it without a start.
@@ -140,36 +137,12 @@ CREATED_STARTS: Final = 128
 MOVED_STARTS: Final = 48
 #: `window_bound`'s answer once it is known to exceed its caller's threshold (a bound still).
 ABOVE: Final = 1_000_000
-#: Simple bounds of passive starts kept (`ReachMemo.window`; then forgotten at once).
-WINDOW_KEPT: Final = 1 << 16
 #: The widest range of lost knowledge bounded value by value.
 LOST_SPAN: Final = 12
 #: The most such monuments of space 1 followed (each one doubles the starts).
 VANISHERS: Final = 2
 #: The most chests under the board followed (used or not: each one doubles the starts).
 CHESTS: Final = 3
-
-
-@dataclass(frozen=True)
-class Window(Frozen):
-    """What the window of a position leaves open (see the module).
-
-    :param start: the turn-16 start reached by declining every optional effect (but the
-        Learn, the emptied C25-C29 and the chests used that it stands for: `passive_starts`).
-    :param lost_lo: the least lost knowledge a line that reaches `start` can end with (the
-        window's removals against the knowledge of the monuments new in its Past,
-        `solver.bounds.windowwork.declined_knowledge`).
-    :param lost_hi: the most.
-    :param draws: the most cards the window can take from the deck.
-    :param hand_least: the fewest cards the hand can hold at turn 16's start (the hand now
-        less every payment still to come).
-    """
-
-    start: GameState
-    lost_lo: int
-    lost_hi: int
-    draws: int
-    hand_least: int
 
 
 def last_windows(st: GameState) -> tuple[Window, ...] | None:
@@ -348,117 +321,6 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
     return out
 
 
-def present_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
-                    split: Split | None = None,
-                    learnable: frozenset[int] | None = None) -> tuple[set[int], int] | None:
-    """The builder cards that may be in play before the game ends from any turn-16 start the
-    window of `st` reaches, or None (no restriction): the cards in play at the passive start,
-    in hand now, between zones now, and the deck's top down to the window's draws plus ``t``
-    cards, where ``t`` is a count of the cards turn 16 can take before its Timeline phase with
-    only those cards entering play, the hand's room at its most (`Window.hand_least` cards in
-    it) and lost knowledge at its most (`Window.lost_hi`: `reach` counts the effects gated by
-    lost knowledge up to it): a count that is at least its own `action_takes` bounds every
-    such start, as in
-    `solver.bounds.simple.taken_before_timeline`), provided no card can enter play after turn
-    16's action phase (`solver.bounds.takes.enters_after_actions`); with them, the most cards
-    that can leave the deck until then (the window's draws plus ``t``). With `split`, on the
-    lines that spend turn 16's action choices so (`solver.bounds.splitplay`: ``t`` counted
-    with that split's counts alone; `learnable`: the technologies that may still enter the
-    collection, the others never act). None where the deck may run out."""
-    table = facts.takes
-    if table is None:
-        return None
-    start = w.start
-    if start.lost < w.lost_hi:
-        start = start.clone()
-        start.lost = w.lost_hi
-    base = _held(w, st)
-    deck = st.deck
-    taken = 0
-    for _ in range(TAKE_ROUNDS):
-        depth = w.draws + taken
-        if depth >= len(deck):
-            return None
-        present = base | set(deck[len(deck) - depth:]) if depth else set(base)
-        r = reach(start, facts.activators, 0, facts.poulnabrone, memo, True, present, learnable)
-        if split is not None:
-            entry = split_entry(r, split)
-            if entry is None:
-                return None
-            r = one_split(entry)
-        more = action_takes(start, table, r, present, HAND_LIMIT - w.hand_least, learnable)
-        if more <= taken:
-            if enters_after_actions(start, table, present, memo):
-                return None
-            return present, depth
-        taken = more
-    return None
-
-
-def split_cards_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
-                        split: Split, learnable: frozenset[int] | None) -> SplitCards | None:
-    """`solver.bounds.splitplay.split_present`'s answer for `split` at every turn-16 start
-    the window of `st` reaches (`present_for_all` with `split`): the cards that may be in play,
-    and the most cards that pass through the hand until turn 16's Timeline phase (in it now,
-    between zones now, or taken from the deck: the window's Create-free phases add none).
-    `learnable`: the technologies that may still enter the collection (the others never
-    act)."""
-    found = present_for_all(w, st, facts, memo, split, learnable)
-    if found is None:
-        return None
-    present, depth = found
-    return present, len(st.hand) + len(st.limbo) + depth
-
-
-class SplitAnswers:
-    """`split_cards_for_all` of one window at one position, each answer worked out once."""
-
-    def __init__(self, w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo) -> None:
-        self.w = w
-        self.st = st
-        self.facts = facts
-        self.memo = memo
-        self.known: dict[tuple[Split, frozenset[int] | None], SplitCards | None] = {}
-
-    def answer(self, split: Split, learnable: frozenset[int] | None) -> SplitCards | None:
-        key = (split, learnable)
-        if key not in self.known:
-            self.known[key] = split_cards_for_all(self.w, self.st, self.facts, self.memo,
-                                                  split, learnable)
-        return self.known[key]
-
-    def first(self, e: Entry, learnable: frozenset[int] | None) -> set[int] | None:
-        """`solver.bounds.splitplay.first_cards` at every turn-16 start the window reaches:
-        the cards in play at the passive start, in hand or between zones now, and the deck's
-        top down to the window's draws plus what turn 16's split of `e` takes with no Create
-        and only the cards in play or between zones acting (the hand's room at its most, as
-        in `present_for_all`); None where the deck may run out."""
-        table = self.facts.takes
-        if table is None:
-            return None
-        start = self.w.start
-        before = set(start.in_play())
-        before.update(start.limbo)
-        before.update(self.st.limbo)
-        taken = action_takes(start, table, no_create(e), before,
-                             HAND_LIMIT - self.w.hand_least, learnable)
-        depth = self.w.draws + taken
-        deck = self.st.deck
-        if depth >= len(deck):
-            return None
-        return _held(self.w, self.st) | set(deck[len(deck) - depth:] if depth else ())
-
-
-def _held(w: Window, st: GameState) -> set[int]:
-    """The builder cards of every turn-16 start the window of `st` reaches that need no card
-    from the deck: those in play at its passive start, in hand or between zones now (the
-    window's work creates and moves nothing, so what is in play is the passive start's)."""
-    out = set(st.hand)
-    out.update(st.limbo)
-    out.update(w.start.in_play())
-    return out
-
-
 def window_asked(st: GameState) -> bool:
     """Whether the decision of `st` is one where `window_bound` is asked: where an effect or a
     decline begins (`WINDOW_ASKED`), in an Archive with no action choice left
@@ -555,7 +417,7 @@ def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,
         reads = (tuple(st.hand), tuple(st.limbo), tuple(st.deck), w.draws, w.hand_least,
                  w.start.lost)
         for lost in range(w.lost_lo, w.lost_hi + 1):
-            s = _bare(w.start, lost)
+            s = bare(w.start, lost)
             key = (s.key(), cards)
             value = memo.window.get(key)
             if value is None:
@@ -578,18 +440,3 @@ def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,
             if best > above:
                 return ABOVE
     return best
-
-
-def _bare(start: GameState, lost: int) -> GameState:
-    """A copy of `start` with `lost` lost knowledge and no cards in hand, deck or discard pile
-    and no knowledge on monuments: what the simple bound reads of it when it is told the cards
-    that may be in play (it reads the hand, the deck and the discard pile only to count those,
-    and never reads knowledge on monuments), so that starts that differ only there share a
-    key."""
-    s = start.clone()
-    s.lost = lost
-    s.hand = []
-    s.deck = []
-    s.discard = []
-    s.tokens = [0] * len(s.tokens)
-    return s
