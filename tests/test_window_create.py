@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from solver.bounds.poolfacts import pool_facts
+from solver.bounds.reachable import ReachMemo
 from solver.bounds.window import last_windows
+from solver.bounds.windowcards import present_for_all
 from solver.bounds.windowwork import declined_knowledge, least_entering, tally
 from solver.engine.state import GameState
 from solver.rng import Stream
@@ -96,6 +99,22 @@ def test_declined_knowledge_reads_the_past() -> None:
             assert (most, least) == (2 + 3, 2 + least_entering(st, m29))
         else:
             assert most == least == 2
+
+
+def test_kept_cards_for_all_are_the_same() -> None:
+    """The cards for all of each start, kept across positions (`present_for_all` with `kept`,
+    as windows with a Create's many starts ask), are those worked out afresh."""
+    st = _menhirs(["P24", "M29", "C2", "C4"])
+    ws = last_windows(st)
+    assert ws is not None and len(ws) > 4
+    facts, memo = pool_facts(st), ReachMemo()
+    counted = 0
+    for w in ws:
+        fresh = present_for_all(w, st, facts, memo)
+        assert present_for_all(w, st, facts, memo, kept=True) == fresh
+        assert present_for_all(w, st, facts, memo, kept=True) == fresh  # from the memo
+        counted += fresh is not None
+    assert memo.present and counted
 
 
 #: Monuments for the hand (cheap and costly ones, a mover, a city that vanishes with

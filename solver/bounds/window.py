@@ -137,6 +137,10 @@ CREATED_STARTS: Final = 128
 MOVED_STARTS: Final = 48
 #: `window_bound`'s answer once it is known to exceed its caller's threshold (a bound still).
 ABOVE: Final = 1_000_000
+#: The fewest starts of a window whose cards for all (`present_for_all`) are kept across
+#: positions: a Create's outcomes meet the same starts from many asks (t5-h1: 1.45x nodes/s,
+#: pure), where a few starts rarely come again and keeping them all cost t4-h2 10%.
+KEPT_FROM: Final = 16
 #: The widest range of lost knowledge bounded value by value.
 LOST_SPAN: Final = 12
 #: The most such monuments of space 1 followed (each one doubles the starts).
@@ -407,11 +411,12 @@ def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,
     # the bound split by split where the bound without it does not prune (everywhere when
     # there is no incumbent to prune against)
     refine_above = above if above < math.inf else -math.inf
+    kept = len(windows) > KEPT_FROM
     for w in windows:
-        found = present_for_all(w, st, facts, memo)
+        found = present_for_all(w, st, facts, memo, kept=kept)
         present = None if found is None else found[0]
         cards = None if present is None else frozenset(present)
-        answers = SplitAnswers(w, st, facts, memo)  # asked only where it matters
+        answers = SplitAnswers(w, st, facts, memo, kept)  # asked only where it matters
         # what the split answers read besides the start: the hand, the cards between zones
         # and the deck now, the window's draws and least hand, the start's lost knowledge
         reads = (tuple(st.hand), tuple(st.limbo), tuple(st.deck), w.draws, w.hand_least,

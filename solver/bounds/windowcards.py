@@ -44,8 +44,8 @@ class Window(Frozen):
 
 
 def present_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
-                    split: Split | None = None,
-                    learnable: frozenset[int] | None = None) -> tuple[set[int], int] | None:
+                    split: Split | None = None, learnable: frozenset[int] | None = None,
+                    kept: bool = False) -> tuple[set[int], int] | None:
     """The builder cards that may be in play before the game ends from any turn-16 start the
     window of `st` reaches, or None (no restriction): the cards in play at the passive start,
     in hand now, between zones now, and the deck's top down to the window's draws plus ``t``
@@ -59,14 +59,17 @@ def present_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
     ``t``). With `split`, on the
     lines that spend turn 16's action choices so (`solver.bounds.splitplay`: ``t`` counted
     with that split's counts alone; `learnable`: the technologies that may still enter the
-    collection, the others never act). None where the deck may run out. Worked out once for
-    what it reads (`ReachMemo.present`): the start but its hand, deck, discard pile and
-    knowledge on monuments (`reach`, `action_takes` given the hand's room and
+    collection, the others never act). None where the deck may run out. With `kept`, worked
+    out once for what it reads (`ReachMemo.present`): the start but its hand, deck, discard
+    pile and knowledge on monuments (`reach`, `action_takes` given the hand's room and
     `enters_after_actions` read none of them), the hand and the cards between zones now as a
     set, the deck now, the window's draws and least hand, `split` and `learnable`."""
     if facts.takes is None:
         return None
     start = bare(w.start, w.lost_hi)  # it reads no hand, deck, discard pile or knowledge
+    if not kept:
+        found = _present_for_all(w, start, st, facts, memo, split, learnable)
+        return None if found is None else (set(found[0]), found[1])
     key = (start.key(), frozenset(st.hand + st.limbo), tuple(st.deck), w.draws, w.hand_least,
            split, learnable)
     if key not in memo.present:
@@ -107,14 +110,15 @@ def _present_for_all(w: Window, start: GameState, st: GameState, facts: PoolFact
 
 
 def split_cards_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
-                        split: Split, learnable: frozenset[int] | None) -> SplitCards | None:
+                        split: Split, learnable: frozenset[int] | None,
+                        kept: bool = False) -> SplitCards | None:
     """`solver.bounds.splitplay.split_present`'s answer for `split` at every turn-16 start
     the window of `st` reaches (`present_for_all` with `split`): the cards that may be in play,
     and the most cards that pass through the hand until turn 16's Timeline phase (in it now,
-    between zones now, or taken from the deck: the window's Create-free phases add none).
-    `learnable`: the technologies that may still enter the collection (the others never
-    act)."""
-    found = present_for_all(w, st, facts, memo, split, learnable)
+    between zones now, or taken from the deck: a Create in the window takes one from the hand
+    and adds none). `learnable`: the technologies that may still enter the collection (the
+    others never act); `kept` as in `present_for_all`."""
+    found = present_for_all(w, st, facts, memo, split, learnable, kept)
     if found is None:
         return None
     present, depth = found
@@ -122,10 +126,13 @@ def split_cards_for_all(w: Window, st: GameState, facts: PoolFacts, memo: ReachM
 
 
 class SplitAnswers:
-    """`split_cards_for_all` of one window at one position, each answer worked out once."""
+    """`split_cards_for_all` of one window at one position, each answer worked out once
+    (`kept`: and kept across positions, as in `present_for_all`)."""
 
-    def __init__(self, w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo) -> None:
+    def __init__(self, w: Window, st: GameState, facts: PoolFacts, memo: ReachMemo,
+                 kept: bool = False) -> None:
         self.w = w
+        self.kept = kept
         self.st = st
         self.facts = facts
         self.memo = memo
@@ -135,7 +142,7 @@ class SplitAnswers:
         key = (split, learnable)
         if key not in self.known:
             self.known[key] = split_cards_for_all(self.w, self.st, self.facts, self.memo,
-                                                  split, learnable)
+                                                  split, learnable, self.kept)
         return self.known[key]
 
     def first(self, e: Entry, learnable: frozenset[int] | None) -> set[int] | None:
