@@ -33,10 +33,9 @@ from solver.bounds.windowwork import (
     CREATE_OP,
     VANISH,
     Work,
-    decline_move,
+    entering_declines,
     hand_most,
     moved,
-    moves_one,
     skulls_draws,
 )
 from solver.engine import actions as A
@@ -113,17 +112,7 @@ def created(st: GameState, work: Work) -> list[Outcome] | None:
     entering = sorted({c for c, s in outcomes if s == 1})
     if entering and len(st.past) < MIDGAME_PAST:
         work.fits = False
-    for c in entering:
-        for e in cards[c].effects:
-            if e.moment != "decline":
-                continue
-            if e.trigger is not None or e.special is not None:
-                work.fits = False
-            elif decline_move(e):  # C15, P12: it declines last (`made`), then moves one
-                work.moves = 1
-                work.steps(tuple(x for x in e.steps if not moves_one(x)))
-            else:
-                work.steps(e.steps)
+    entering_declines(st, work, entering, True)  # declining last (`made`), a mover moves one
     if work.moves:
         moved(st, work)  # what the move may bring into space 1
     most = max((cards[c].knowledge for c in entering), default=0)

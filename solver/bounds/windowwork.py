@@ -371,21 +371,32 @@ def moved(st: GameState, work: Work) -> None:
     if work.moves > 1 or work.vanishers:
         work.fits = False
         return
-    cards = st.book.cards
     space1 = st.space_monuments(1)
     others = [m for m in st.monuments() if m not in space1]
     work.move_in = max((st.tokens[m] for m in others), default=0)
     work.move_out = max((st.tokens[m] for m in space1), default=0)
     work.draws += (skulls_draws(st, work.converted + work.move_in)
                    - skulls_draws(st, work.converted))
-    for m in others:
+    entering_declines(st, work, others, False)  # a move among them falls outside
+
+
+def entering_declines(st: GameState, work: Work, monuments: list[int], may_move: bool) -> None:
+    """Add the decline effects of `monuments`, which may enter space 1 in the window and
+    decline there; one with a trigger or a special of its own falls outside. With `may_move`,
+    a decline move among them is the window's one move (`moved`), else it falls outside
+    (`WINDOW_OPS`)."""
+    cards = st.book.cards
+    for m in monuments:
         for e in cards[m].effects:
             if e.moment != "decline":
                 continue
             if e.trigger is not None or e.special is not None:
                 work.fits = False
-                return
-            work.steps(e.steps)  # a move among them falls outside (`WINDOW_OPS`)
+            elif may_move and decline_move(e):  # C15, P12
+                work.moves = 1
+                work.steps(tuple(x for x in e.steps if not moves_one(x)))
+            else:
+                work.steps(e.steps)
 
 
 def zeroings(st: GameState, w: Work) -> list[tuple[int, ...]]:
