@@ -56,7 +56,7 @@ CREATE_EVENT: Final = "create"
 LEARN_EVENT: Final = "learn"
 #: M36 Poulnabrone's reaction to a Create (with 11 cards in the Past): outside the window.
 POULNABRONE: Final = "poulnabrone"
-#: A card's Timeline place: the space and the card created into it.
+#: One outcome of the Create: the card created and the space it goes to (turn 15's).
 Outcome = tuple[int, int]
 
 
@@ -158,7 +158,8 @@ def made(s: GameState, outcomes: list[Outcome]) -> list[GameState]:
 
 
 def creators(st: GameState) -> set[int]:
-    """The monuments of space 1 whose decline effect creates (M11)."""
+    """The monuments of space 1 whose decline effect creates (M11): the passive line declines
+    them last."""
     cards = st.book.cards
     return {m for m in st.space_monuments(1)
             if any(x.op == CREATE_OP for e in cards[m].effects if e.moment == "decline"
