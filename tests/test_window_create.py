@@ -1,8 +1,9 @@
 """The window with one Create in it (`solver.bounds.windowcreate`): Menhirs of Monteneuf's (M11)
-decline effect creates a monument from the hand. Every card and space is a start of its own; a
-card created in space 1 declines at once (its knowledge may convert, a mover among them moves
-one); lost knowledge's range is worked out start by start (`declined_knowledge`). Checked
-against exact searches from crafted and generated positions."""
+decline effect creates a monument from the hand, or a chest under the board (Ж) does at any
+lightning window left. Every card and space is a start of its own; a card created in space 1
+declines at once (its knowledge may convert, a mover among them moves one); lost knowledge's
+range is worked out start by start (`declined_knowledge`). Checked against exact searches from
+crafted and generated positions."""
 
 from __future__ import annotations
 
@@ -10,12 +11,28 @@ import pytest
 
 from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import ReachMemo
-from solver.bounds.window import last_windows
-from solver.bounds.windowcards import present_for_all
-from solver.bounds.windowwork import declined_knowledge, least_entering, tally
+from solver.bounds.window import last_windows, window_moment
+from solver.bounds.windowcards import Window, present_for_all
+from solver.bounds.windowwork import declined_knowledge, declined_now, least_entering, tally
+from solver.engine import actions as A
+from solver.engine.frames import (
+    D_ACTION,
+    D_CHEST_WINDOW,
+    F_DECLINE_PHASE,
+    F_TECH_PHASE,
+    F_TIMELINE_PHASE,
+    Frame,
+)
 from solver.engine.state import GameState
 from solver.rng import Stream
-from tests.test_window import WINDOW_ARTIFACTS, _check, _check_into_window, _timeline_phase
+from tests.builder import position
+from tests.test_window import (
+    WINDOW_ARTIFACTS,
+    _check,
+    _check_into_window,
+    _timeline_phase,
+    _with_chests,
+)
 
 #: Seven monuments in the Past: the middle of the game is behind (a card created in space 1
 #: declines into the Past without a flip).
@@ -133,3 +150,109 @@ def test_at_least_the_optimum_where_a_card_may_be_created(seed: int) -> None:
     tokens = {m: rng.below(4) for m in (*space1, "C3")}
     st = _timeline_phase(arts, space1, tokens, hand, lost=rng.below(9), past=PAST7)
     _check_into_window(st, Stream(seed, "window-create-play", 0))
+
+
+#: The rest of turn 15 from its Timeline phase as the engine lays it out (`solver.engine.turn`):
+#: a lightning window at the start of the decline phase and of the technology phase.
+FROM_TIMELINE: tuple[Frame, ...] = (
+    (F_TECH_PHASE,), (D_CHEST_WINDOW,), (F_DECLINE_PHASE,), (D_CHEST_WINDOW,), (F_TIMELINE_PHASE,))
+#: The same from its second action: one more window, at the start of the Timeline phase.
+FROM_ACTION: tuple[Frame, ...] = (*FROM_TIMELINE, (D_CHEST_WINDOW,), (D_ACTION, 1))
+
+
+def _sanxingdui(hand: list[str], arts: list[str], space1: list[str], tokens: dict[str, int],
+                lost: int, pending: tuple[Frame, ...] = FROM_TIMELINE) -> GameState:
+    """Turn 15 with the Chest of Sanxingdui (Ж: create a monument from the hand) under the
+    board and the turn's lightning windows to come (`pending`), seven monuments in the Past."""
+    st = position(hand=hand, timeline={1: space1, 3: ["C6"]}, tokens=tokens, past=list(PAST7),
+                  artifacts=arts, lost=lost, techs=["T1", "T2", "T5"], time_space=2,
+                  time_visits=2, turn=15, deck_top=["C8", "C9", "C10", "P3", "M9", "A12"],
+                  pending=list(pending), tiles=[None] * 9)
+    return _with_chests(st, "Ж")
+
+
+def _where(st: GameState, ws: list[Window] | tuple[Window, ...], code: str) -> set[int]:
+    """The spaces of turn 16's start where `code` is on some start of `ws` (0: the Past)."""
+    out = {s + 1 for w in ws for s, items in enumerate(w.start.spaces)
+           for c in items if c >= 0 and _code(st, c) == code}
+    return out | ({0} if any(_code(st, c) == code for w in ws for c in w.start.past) else set())
+
+
+def test_a_chest_s_create_is_followed_at_each_window() -> None:
+    """Ж may create P24 (cost 0 in space 3, 1 in spaces 2 and 4) or C2 at the start of the
+    decline phase (space 2 then slides to space 1 of turn 16, space 3 to 2) or of the
+    technology phase (after the slide: space 4 stays space 4), or not at all: each is a start
+    (the chest still under the board on the last); the bound holds the optimum."""
+    st = _sanxingdui(["P24", "C2"], ["A3", "A9"], ["M1"], {"M1": 1, "C6": 2}, lost=4)
+    ws = last_windows(st)
+    assert ws is not None
+    assert [len(w.start.chests_under) for w in ws].count(1) == 1  # kept for turn 16
+    assert _where(st, ws, "P24") == {1, 2, 3, 4}
+    assert _check(st)
+
+
+def test_a_card_created_before_the_decline_may_decline() -> None:
+    """With three cards in hand Ж may create P24 in space 1 (cost 2) before the decline phase:
+    it declines there with its knowledge, which may become lost."""
+    st = _sanxingdui(["P24", "M29", "C2"], ["A3", "A9"], ["M1"], {"M1": 1, "C6": 2}, lost=4)
+    ws = last_windows(st)
+    assert ws is not None and 0 in _where(st, ws, "P24")
+    declined = [w for w in ws if any(_code(st, c) == "P24" for c in w.start.past)]
+    assert min(w.lost_hi for w in declined) > max(w.lost_hi for w in ws
+                                                  if w.start.chests_under)
+
+
+def test_after_the_decline_the_window_stays_open() -> None:
+    """At the lightning window of the technology phase (the last decline over) the window is
+    asked and opens: Ж may create P24 or C2 into a space of turn 16's Timeline, where it stays
+    (no slide is left); lost knowledge no longer changes (nothing here removes any); the bound
+    holds the optimum."""
+    st = _sanxingdui(["P24", "C2"], ["A3", "A9"], ["M1"], {"M1": 1, "C6": 2}, lost=4)
+    while not (st.stack[-1][0] == D_CHEST_WINDOW and declined_now(st)):
+        legal = st.legal_actions()
+        st.apply(A.NO if A.NO in legal else A.DONE if A.DONE in legal else legal[0])
+    assert st.turn == 15 and window_moment(st)
+    ws = last_windows(st)
+    assert ws is not None and len(ws) > 2
+    assert {(w.lost_lo, w.lost_hi) for w in ws} == {(st.lost, st.lost)}
+    assert _where(st, ws, "P24") == {2, 3, 4}  # no slide is left
+    assert _check(st)
+
+
+def test_a_created_card_that_swaps_itself() -> None:
+    """P23 (cost 0 in its space) created by Ж swaps itself with another monument (mandatory):
+    each target is a start of its own, one where it swaps into space 1 and declines there
+    (M1 leaving it keeps its knowledge); the bound holds the optimum."""
+    st = _sanxingdui(["P23"], ["A3", "A9"], ["M1"], {"M1": 1, "C6": 2}, lost=4)
+    ws = last_windows(st)
+    assert ws is not None
+    assert 0 in _where(st, ws, "P23")  # swapped into space 1 before the decline
+    assert _where(st, ws, "M1") - {0}  # M1 swapped out of it
+    assert _check(st)
+
+
+def test_a_chest_s_create_is_counted_as_one() -> None:
+    """The tally counts Ж's Create, wherever the window is asked (the Timeline phase under way
+    too), instead of closing."""
+    work = tally(_sanxingdui(["P24"], ["A3", "A9"], ["M1"], {"M1": 1}, lost=4), 0, False)
+    assert work.fits and work.creates == 1
+
+
+#: Monuments for the hand with Ж (cheap and costly ones, a mover, a city that vanishes with
+#: knowledge, one with a Timeline effect, one that reads the Timeline).
+CHEST_HAND = ("P24", "M29", "C15", "C25", "P30", "P26", "M19", "C2", "C4", "C5")
+
+
+@pytest.mark.parametrize("seed", [0, 2, 3, 5, 6, 7])
+def test_at_least_the_optimum_where_a_chest_may_create(seed: int) -> None:
+    """From turn 15's second action with Ж under the board (1-2 of `WINDOW_ARTIFACTS`, 1-2
+    monuments in space 1, 2-4 cards in hand), random play into the window: the bound is at
+    least the optimum, also where Ж may still create before the Timeline phase (seeds 0, 3
+    and 5: the window is asked at the last action's payment)."""
+    rng = Stream(seed, "window-chest", 0)
+    arts = rng.shuffled(list(WINDOW_ARTIFACTS))[:1 + rng.below(2)]
+    space1 = rng.shuffled(["M1", "C3", "P5", "M12"])[:1 + rng.below(2)]
+    hand = rng.shuffled(list(CHEST_HAND))[:2 + rng.below(3)]
+    tokens = {m: rng.below(4) for m in (*space1, "C6")}
+    st = _sanxingdui(hand, arts, space1, tokens, rng.below(9), FROM_ACTION)
+    _check_into_window(st, Stream(seed, "window-chest-play", 0))

@@ -28,6 +28,7 @@ from typing import Final
 from solver.bounds.poolfacts import PoolFactsCache
 from solver.bounds.simple import as_bound, decline_phases_left, simple_upper_bound
 from solver.bounds.window import archive_ask, pay_ask, window_bound, window_moment
+from solver.bounds.windowwork import declined_now
 from solver.engine.state import GameState
 
 #: `SimpleGate.ask`: do not ask (the bound is ``inf``); ask, nothing to count.
@@ -68,6 +69,8 @@ class SimpleGate:
         self.window_seen = [0, 0, 0]
         self.archive_seen = [0, 0, 0]
         self.pay_seen = [0, 0, 0]
+        self.after_seen = [0, 0, 0]  # after the last decline (asked where the simple bound
+        # does not prune, `bound`)
 
     def start_search(self, incumbent: float | None) -> None:
         """A search starts: prunes are counted against `incumbent` (None: nothing prunes)."""
@@ -109,8 +112,8 @@ class SimpleGate:
         pruned then)."""
         if not self.policy.window or not window_moment(st):
             return None
-        seen = (self.archive_seen if archive_ask(st) else self.pay_seen if pay_ask(st)
-                else self.window_seen)
+        seen = (self.after_seen if declined_now(st) else self.archive_seen if archive_ask(st)
+                else self.pay_seen if pay_ask(st) else self.window_seen)
         if self._shut(seen):
             return None
         above = self.threshold if self.threshold > -math.inf else math.inf
@@ -132,11 +135,20 @@ class SimpleGate:
     def bound(self, st: GameState, pool: PoolFactsCache) -> float:
         """The simple bound of `st` (with `pool`'s facts and memo) where the gate is open,
         else ``inf``; in the window of the last decline where `solver.bounds.window` applies
-        and its own gate is open (`window`), its bound instead."""
+        and its own gate is open (`window`), its bound instead; after that decline (turn 15's
+        technology phase left, `solver.bounds.windowwork.declined_now`) the smaller of the two,
+        the window's asked only where the simple bound does not prune."""
+        count = self.ask(st)
+        if count == ALWAYS:  # after the last decline: the window's only where this is above
+            value = as_bound(simple_upper_bound(st, pool.facts(st), pool.memo,
+                                                refine_above=self.threshold))
+            if value <= self.threshold:
+                return value
+            window = self.window(st, pool)
+            return value if window is None else min(value, as_bound(window))
         window = self.window(st, pool)
         if window is not None:
             return as_bound(window)
-        count = self.ask(st)
         if count == CLOSED:
             return math.inf
         value = as_bound(simple_upper_bound(st, pool.facts(st), pool.memo,

@@ -55,6 +55,15 @@ window cannot run are those whose condition needs more lost knowledge than there
 knowledge does not grow before the decline phase, and the Timeline phase comes first, section
 4B), and what follows a payment of more cards than the hand can ever hold in the window.
 
+A chest under the board that creates (Ж) is the window's one Create, followed at each
+lightning window left (`solver.bounds.windowcreate`). The window stays open once the decline
+phase is over (`solver.bounds.windowwork.declined_now`): what is left is the technology phase
+and the lightning window before it; no monument declines any more (D8), so nothing converts
+and lost knowledge only falls by removals. There the simple bound of turn 15 stands far above
+that of every turn-16 start (t3-h3: 97 against 67-69), and the window is asked where the
+simple bound does not prune (`solver.bounds.simplegate`), at a lightning window and where a
+removal begins too (`after_decline_ask`).
+
 So the simple bound of each passive start with its lost knowledge set to each value of its range,
 and with the cards that may be in play before the end counted for every hand at once
 (`present_for_all`: the cards in play or in hand now, the deck's top down to the window's draws
@@ -76,8 +85,10 @@ from solver.bounds.windowcards import WINDOW_KEPT, SplitAnswers, Window, bare, p
 from solver.bounds.windowcreate import Outcome, created, creators, made
 from solver.bounds.windowwork import (
     Work,
+    create_chests,
     decline_move,
     declined_knowledge,
+    declined_now,
     hand_most,
     learn_work,
     moved,
@@ -114,7 +125,7 @@ from solver.engine.knowledge import FIRST_PLACE, NO_CARD_SOURCE
 from solver.engine.learn import learn_choose
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
-from solver.engine.targets import MOVE
+from solver.engine.targets import MOVE, SWAP_SELF
 from solver.engine.techeffects import BURY
 
 #: The decisions `passive_starts` answers on its way to turn 16 (the window's and the decline
@@ -122,6 +133,9 @@ from solver.engine.techeffects import BURY
 PASSIVE_DECISIONS: Final = frozenset({
     D_ORDER, D_YESNO, D_PAY, D_REMOVE, D_TARGET, D_NUMBER, D_DISCARD_VAR, D_DECLINE_ORDER,
     D_PICK, D_CHEST_WINDOW, D_CHEST_USE, D_ARCHIVE})
+#: The target choices of the window's one move, followed target by target (a decline effect's
+#: or a learned technology's move; a created card's swap of itself, P23).
+MOVES: Final = (MOVE, SWAP_SELF)
 #: The decisions at which `window_bound` is asked: where an effect of the Timeline phase or a
 #: decline begins (an order of effects, a lone "you may", an order of declines).
 WINDOW_ASKED: Final = frozenset({D_ORDER, D_YESNO, D_DECLINE_ORDER})
@@ -171,7 +185,7 @@ def last_windows(st: GameState) -> tuple[Window, ...] | None:
     if st.over:
         return None
     last = turns_for(st.setup.time_space)
-    if st.turn != last - 1 or not last_decline_now(st):
+    if st.turn != last - 1 or not (last_decline_now(st) or declined_now(st)):
         return None
     if pay_ask(st):  # the card into play first (`placed_first`): then the window's kinds
         placed = placed_first(st)
@@ -196,7 +210,8 @@ def last_windows(st: GameState) -> tuple[Window, ...] | None:
         most = hand_most(st, first.draws + firsts[t].draws)
         branches.append((t, tally(st, lost_least, learning, most).plus(
             learn_work(st, t, lost_least, work.tokens, most))))
-    chests = window_chests(st)
+    followed = create_chests(st)  # a chest's Create: followed use by use (`passive_starts`)
+    chests = [k for k in window_chests(st) if k not in followed]
     if len(chests) > CHESTS:
         return None
     chest_uses = [tuple(k for j, k in enumerate(chests) if mask >> j & 1)
@@ -213,7 +228,8 @@ def last_windows(st: GameState) -> tuple[Window, ...] | None:
         for zeroed in zeroings(st, w):
             for used in chest_uses:
                 starts = passive_starts(st, last, tech, zeroed, used, w.moves > 0,
-                                        outcomes if w.creates else None)
+                                        outcomes if w.creates else None,
+                                        tuple(followed) if w.creates else ())
                 if starts is None:
                     return None
                 for start in starts:
@@ -234,7 +250,8 @@ def last_window(st: GameState) -> Window | None:
 
 def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, ...] = (),
                    used: tuple[int, ...] = (), moving: bool = False,
-                   creating: list[Outcome] | None = None) -> list[GameState] | None:
+                   creating: list[Outcome] | None = None,
+                   chests: tuple[int, ...] = ()) -> list[GameState] | None:
     """The starts of turn `last` reached from `st` by declining every "you may", stopping every
     "up to" removal, learning `tech` (a technology, or -1: learning none), burying each
     technology in turn where the learned one buries one (T27) and taking the first option
@@ -244,7 +261,13 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
     `tech` is learned as the rules run a Learn of it whether or not its requirement holds in
     this order of the window (a line that learns it meets it in its own order: `window_learnable`),
     and is the only technology learned: a line that learns `tech` differs from this one only in
-    the order of its effects and in what `Window` leaves open."""
+    the order of its effects and in what `Window` leaves open.
+
+    With `creating`, the window's one Create is followed outcome by outcome
+    (`solver.bounds.windowcreate.made`) where its card choice comes: M11's, declined on the
+    passive line, or that of a chest of `chests`, used in a branch of its own at each lightning
+    window of the line (`solver.engine.chests`) and kept unused on the line itself. Starts
+    equal in every respect are kept once."""
     out: list[GameState] = []
     movers = {m for m in st.space_monuments(1)
               if any(decline_move(e) for e in st.book.cards[m].effects)} if moving else set()
@@ -254,6 +277,7 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
     for k in used:  # as if used (their effects are the window's work): gone for good (D16)
         first.chests_under.remove(k)
     todo = [(first, tech < 0)]
+    seen: set[object] = set()
     while todo:
         s, learned = todo.pop()
         for _ in range(PASSIVE_STEPS):
@@ -263,6 +287,11 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
             if s.turn == last and top == D_ACTION:
                 if not learned:
                     return None
+                if creating is not None:
+                    key = s.key()
+                    if key in seen:
+                        break
+                    seen.add(key)
                 out.append(s)
                 if len(out) > (CREATED_STARTS if creating else MOVED_STARTS if moving
                                else PASSIVE_STARTS):
@@ -291,7 +320,7 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
                 s.apply(pick[0] if pick else legal[0])
                 continue
             if (top == D_TECH_PICK and s.stack[-1][1] == BURY) or (moving and (
-                    top == D_MOVE_SPACE or (top == D_TARGET and s.stack[-1][2] == MOVE))):
+                    top == D_MOVE_SPACE or (top == D_TARGET and s.stack[-1][2] in MOVES))):
                 legal = s.legal_actions()
                 for a in reversed(legal[1:]):
                     branch = s.clone()
@@ -300,11 +329,19 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
                 s.apply(legal[0])
                 continue
             if creating is not None and top == D_CREATE_CARD:  # each outcome, and declined
-                if A.NO not in s.legal_actions():
-                    return None
                 todo.extend((b, learned) for b in made(s, creating))
+                if A.NO not in s.legal_actions():
+                    break  # a chest's: every card it may take is an outcome above
                 s.apply(A.NO)
                 continue
+            if chests and top == D_CHEST_WINDOW:  # each chest that creates used here, in a
+                legal = s.legal_actions()  # branch of its own
+                for k in chests:
+                    use = A.code(A.CHEST, k)
+                    if use in legal:
+                        branch = s.clone()
+                        branch.apply(use)
+                        todo.append((branch, learned))
             if creating is not None and top == D_DECLINE_ORDER:  # the creator last
                 legal = s.legal_actions()
                 last_ones = creators(s)
@@ -328,9 +365,23 @@ def passive_starts(st: GameState, last: int, tech: int = -1, zeroed: tuple[int, 
 def window_asked(st: GameState) -> bool:
     """Whether the decision of `st` is one where `window_bound` is asked: where an effect or a
     decline begins (`WINDOW_ASKED`), in an Archive with no action choice left
-    (`archive_ask`), or at a Create's payment with none left (`pay_ask`)."""
+    (`archive_ask`), or at a Create's payment with none left (`pay_ask`); after the decline
+    phase (`after_decline_ask`) also at a lightning window and where a removal begins."""
     return bool(st.stack) and (st.stack[-1][0] in WINDOW_ASKED or archive_ask(st)
-                               or pay_ask(st))
+                               or pay_ask(st) or after_decline_ask(st))
+
+
+def after_decline_ask(st: GameState) -> bool:
+    """Whether `st` is after its turn's decline phase, at a lightning window (a chest's Create
+    may come, `solver.bounds.windowcreate`) or where a removal begins (a reaction to such a
+    Create, A24), with no action choice left: the search meets one of these on every line
+    through such a Create or removal, where the simple bound alone is loose (it bounds turn 16
+    from turn 15: t3-h3's line, 97 where every start it reaches is below 70)."""
+    top = st.stack[-1] if st.stack else None
+    if top is None or not (top[0] == D_CHEST_WINDOW or (
+            top[0] == D_REMOVE and top[3] == FIRST_PLACE)):
+        return False
+    return declined_now(st) and not any(fr[0] == D_ACTION for fr in st.stack)
 
 
 def pay_ask(st: GameState) -> bool:
@@ -385,11 +436,12 @@ def archive_ask(st: GameState) -> bool:
 
 def window_moment(st: GameState) -> bool:
     """Whether `st` is where `window_bound` is asked: turn 15 (the turn before the last) with
-    its decline phase to come, at a decision where an effect or a decline begins, in an Archive
-    or at a Create's payment with no action choice left (`window_asked`); whether a window
-    opens there is `last_windows`' question."""
-    return (not st.over and window_asked(st)
-            and st.turn == turns_for(st.setup.time_space) - 1 and last_decline_now(st))
+    its decline phase to come or just over (`declined_now`: the technology phase and the
+    lightning window before it left), at a decision where an effect or a decline begins, in an
+    Archive or at a Create's payment with no action choice left (`window_asked`); whether a
+    window opens there is `last_windows`' question."""
+    return (not st.over and st.turn == turns_for(st.setup.time_space) - 1
+            and window_asked(st) and (last_decline_now(st) or declined_now(st)))
 
 
 def window_bound(st: GameState, facts: PoolFacts, memo: ReachMemo,

@@ -1,6 +1,8 @@
 """One Create in the window of the last decline (`solver.bounds.window`): Menhirs of
 Monteneuf's (M11) decline effect, "you may create one monument from your hand, paying its
-normal cost", or one granted by the monument it creates (M18, M27).
+normal cost", or one granted by the monument it creates (M18, M27); or a chest's under the
+board (Ж, "create a monument from your hand (paying its cost), without spending an action"),
+at any of the turn's lightning windows still to come (below).
 
 The Create runs in turn 15's decline phase, after the Timeline phase (RULES.md section 4), so
 nothing of the Timeline phase sees the new monument. The card is one of the monuments in hand
@@ -21,8 +23,21 @@ adds to the window's work (`created`): the card and its cost leave the hand; the
 immediate effects and the "each time you CREATE" effects in play run (those of every
 candidate, read without their conditions: they resolve in the decline phase, where the tally
 reads none); what a card entering space 1 does when it declines (C15/P12: one move,
-`solver.bounds.windowwork.moved`), its knowledge at most its printed value (lost knowledge's
+`solver.bounds.windowwork.moved`), or a new card's swap of itself with another monument (C13,
+C14, P23: the window's one move, followed target by target; the card may swap into space 1 and
+decline there, the other out of it), its knowledge at most its printed value (lost knowledge's
 range is then worked out start by start, `solver.bounds.windowwork.declined_knowledge`).
+
+A chest's Create (`solver.bounds.windowwork.create_chests`) is a lightning effect: it may run
+at the start of the Timeline phase (if still to come), of the decline phase or of the
+technology phase (`solver.engine.chests`). The passive line uses it at each of those windows
+in turn (each a branch, `solver.bounds.window.passive_starts`) and takes each outcome there;
+the chest is never taken as used before the window. Its outcomes are every space the card's
+cost allows, the free places looked at where it runs (after the slide a space holds other
+monuments than now); everything the new card may do while in play in the window is added
+(its immediate effects, C30's skipped decline among them; its reactions; and before the
+Timeline phase its Timeline effects, the Timeline's counts then read as holding,
+`solver.bounds.windowwork.early_create`).
 """
 
 from __future__ import annotations
@@ -33,10 +48,13 @@ from solver.bounds.windowwork import (
     CREATE_OP,
     VANISH,
     Work,
+    create_chests,
+    early_create,
     entering_declines,
     hand_most,
     moved,
     skulls_draws,
+    swaps_self,
 )
 from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT
@@ -79,6 +97,8 @@ def created(st: GameState, work: Work) -> list[Outcome] | None:
         work.fits = False
         return None
     cards = st.book.cards
+    chest = bool(create_chests(st))  # a chest's: at any window of the turn left
+    early = early_create(st)  # before the Timeline phase
     cands = candidates(st, work.draws)
     payable = hand_most(st, work.draws) - 1  # the hand less the created card
     outcomes: list[Outcome] = []
@@ -86,19 +106,29 @@ def created(st: GameState, work: Work) -> list[Outcome] | None:
         card = cards[c]
         for s in [card.starting_space] if card.locked else SPACES:
             cost = create_cost(card.discard_cost, card.starting_space, s)
-            if cost <= payable and (s == 1 or len(st.spaces[s - 1]) < 2):
+            # a chest's may come after the slide: the places are looked at when it runs
+            if cost <= payable and (s == 1 or chest or len(st.spaces[s - 1]) < 2):
                 outcomes.append((c, s))
     if not outcomes:
         return outcomes
     work.paid += 1 + max(create_cost(cards[c].discard_cost, cards[c].starting_space, s)
                          for c, s in outcomes)
+    swappers: list[int] = []  # a new card that swaps itself with another (P23)
     for c in sorted({c for c, _ in outcomes}):
         for e in cards[c].effects:
             if e.moment == "immediate" and e.discount is None and not e.opponents_only:
-                if e.special != SKIPPED_IN_DECLINE:
+                if any(swaps_self(x) for x in e.steps) and e.special is None and not e.condition:
+                    work.moves += 1  # its one move (`moved`), followed target by target
+                    work.steps(tuple(x for x in e.steps if not swaps_self(x)))
+                    swappers.append(c)
+                elif chest or e.special != SKIPPED_IN_DECLINE:
                     work.any_effect(e)
-            elif e.trigger is not None and e.trigger.event == LEARN_EVENT and work.learns:
-                work.any_effect(e)
+            elif e.trigger is not None and (chest or (e.trigger.event == LEARN_EVENT
+                                                      and work.learns)):
+                work.any_effect(e)  # a chest's: in play while the window's events come
+            elif early and e.moment == "timeline":
+                work.any_effect(e)  # queued with the others'
+
     reactive = st.book.create_reactive
     for x in st.in_play():  # those in play at the Create are among them (none enters before)
         if not reactive[x]:
@@ -112,10 +142,14 @@ def created(st: GameState, work: Work) -> list[Outcome] | None:
     entering = sorted({c for c, s in outcomes if s == 1})
     if entering and len(st.past) < MIDGAME_PAST:
         work.fits = False
-    entering_declines(st, work, entering, True)  # declining last (`made`), a mover moves one
+    # declining last (`made`), a mover moves one (unless a swap is the move: then it falls
+    # outside); a swapper may swap itself into space 1
+    swapped = sorted(set(swappers) - set(entering))
+    entering_declines(st, work, entering, not work.moves)
+    entering_declines(st, work, swapped, False)
     if work.moves:
         moved(st, work)  # what the move may bring into space 1
-    most = max((cards[c].knowledge for c in entering), default=0)
+    most = max((cards[c].knowledge for c in [*entering, *swapped]), default=0)
     converted = work.converted + work.move_in
     work.draws += skulls_draws(st, converted + most) - skulls_draws(st, converted)
     work.move_in += most

@@ -64,6 +64,9 @@ WINDOW_COUNTERS: Final = frozenset({"hand", "hand.artifact", "tl_tokens", "self.
 #: Counters that a Learn in the window may change: the technologies', and the places of the
 #: Timeline (T10 Planetary Grid's move).
 MOVED_COUNTERS: Final = ("techs.", "adj.", "space1")
+#: Counters that a monument created before the Timeline phase changes (`early_create`): the
+#: Timeline's and its places'.
+CREATED_COUNTERS: Final = ("timeline.", "adj.", "space1")
 
 #: A32 Elongated Skulls: 2 cards per full 3 knowledge that became lost in the decline phase.
 SKULLS: Final = "elongated_skulls"
@@ -78,6 +81,8 @@ LEARN_OP: Final = "learn"
 CREATE_OP: Final = "create"
 #: A step that moves a monument (`moves_one`).
 MOVE_OP: Final = "move"
+#: A step that swaps two monuments (`swaps_self`).
+SWAP_OP: Final = "swap"
 
 #: Costs paid from the hand (`solver.engine.costs`); the others discard from the board.
 HAND_COSTS: Final = frozenset({"discard_hand", "discard_hand_up_to"})
@@ -90,8 +95,9 @@ def cannot_run(st: GameState, e: Effect, source: int, lost_least: int,
     now (it does not grow before the decline phase) or for at most a value below
     `lost_least` (the least it can fall to before the decline phase), or a clause on a
     counter that nothing in the window changes (the Past, the Timeline and its places, the
-    artifacts: no Create, decline or move runs in the Timeline phase; the technologies too
-    unless the window may learn one, `learning`) that fails now. The hand and the knowledge
+    artifacts: no decline or move runs in the Timeline phase, and no Create unless a chest's
+    may come before it, `early_create`; the technologies too unless the window may learn one,
+    `learning`) that fails now. The hand and the knowledge
     on monuments change. In the decline phase lost knowledge and the Past grow with each
     decline: no condition is read there."""
     if st.in_decline:
@@ -99,6 +105,8 @@ def cannot_run(st: GameState, e: Effect, source: int, lost_least: int,
     for clause in e.condition:
         counter = clause.counter
         if counter in WINDOW_COUNTERS or (learning and counter.startswith(MOVED_COUNTERS)):
+            continue
+        if counter.startswith(CREATED_COUNTERS) and early_create(st):
             continue
         if counter == "lost":
             if clause.op in (">=", ">"):
@@ -258,7 +266,8 @@ def tally(st: GameState, lost_least: int, learning: bool,
     lost knowledge read against `lost_least`, those on technologies taken as holding if
     `learning`, payments from the hand against `hand_most` cards in it at most."""
     cards = st.book.cards
-    space1 = st.space_monuments(1)
+    # after the decline phase no monument of space 1 declines before the end (D8)
+    space1 = st.space_monuments(1) if not declined_now(st) else []
     work = Work(sum(st.tokens[m] for m in space1), learning, False, hand_most)
     work.creating = st.in_decline
     for fr in st.stack:
@@ -306,9 +315,9 @@ def tally(st: GameState, lost_least: int, learning: bool,
                     work.effect(st, e, c, lost_least)
         if not work.fits:
             return work
-    for k in window_chests(st):  # each may be used once in the window (D16)
-        work.steps(chest_of(st, k).steps)
-    work.creating = True  # the decline effects below run in the decline phase
+    work.creating = True  # a chest's Create is followed (`create_chests`), and the decline
+    for k in window_chests(st):  # effects below run in the decline phase; each chest may be
+        work.steps(chest_of(st, k).steps)  # used once in the window (D16)
     for m in space1:  # they decline (section 4C step 2): their decline effects run
         # (those of the one declining now are on the stack, counted above)
         running = m == st.declining
@@ -360,9 +369,17 @@ def moves_one(step: Step) -> bool:
             and not step.optional)
 
 
+def swaps_self(step: Step) -> bool:
+    """Whether `step` swaps its own card with another monument of the Timeline, nothing
+    following (C13, C14, P23: mandatory, with any other, `solver.engine.targets.step_swap`):
+    one move of each; `solver.bounds.window.passive_starts` follows every choice."""
+    return step.op == SWAP_OP and step.first == "self" and not step.then
+
+
 def moved(st: GameState, work: Work) -> None:
-    """What the one move of the window (`Work.moves`: a decline effect of space 1, or the
-    immediate effect of a technology learned in the Timeline phase) changes: a monument of
+    """What the one move of the window (`Work.moves`: a decline effect of space 1, the
+    immediate effect of a technology learned in the Timeline phase, or a created card's swap
+    of itself, `swaps_self`) changes: a monument of
     another space may move into space 1 and decline (its decline effects run, its knowledge
     converts: at most the most any holds, Elongated Skulls drawing for it), or one of space 1
     may move out (it does not decline: its knowledge stays, at most the most any holds). Two
@@ -421,21 +438,24 @@ def window_learnable(st: GameState, free: bool, lost_least: int) -> list[int]:
     Timeline phase. A clause on the hand is taken as holding (the window's draws and payments
     change it); on lost knowledge, one asking for at least a value is read against lost
     knowledge now (it does not grow before the decline phase), one asking for at most a value
-    against `lost_least`; the rest (the Past, the artifacts, the technologies) do not change
-    before the Learn. Candi Sukuh in the Timeline lets one "at least" clause fail by one (D19),
-    as in `solver.engine.learn.learnable`."""
+    against `lost_least`; one on the Timeline is taken as holding where a chest may create a
+    monument before the Timeline phase (`early_create`); the rest (the Past, the artifacts, the
+    technologies) do not change before the Learn. Candi Sukuh in the Timeline lets one "at
+    least" clause fail by one (D19), as in `solver.engine.learn.learnable` (taken as there
+    where it may be created before the Learn)."""
     techs = sorted(st.available_techs())
     if free:
         return techs
     cards = st.book.cards
-    relax = candi_sukuh_in_timeline(st)
+    early = early_create(st)
+    relax = early or candi_sukuh_in_timeline(st)
     out: list[int] = []
     for t in techs:
         short = 0  # "at least" clauses failing by one
         ok = True
         for clause in cards[t].requirement:
             counter = clause.counter
-            if counter in WINDOW_COUNTERS:
+            if counter in WINDOW_COUNTERS or (early and counter.startswith(CREATED_COUNTERS)):
                 continue
             if counter == "lost":
                 v = st.lost if clause.op in (">=", ">") else lost_least
@@ -474,6 +494,36 @@ def window_chests(st: GameState) -> list[int]:
     if not st.chests_under or st.setup.chest_data is None:
         return []
     return [k for k in st.chests_under if chest_of(st, k).moment in CHEST_MOMENTS]
+
+
+def create_chests(st: GameState) -> list[int]:
+    """The chests under the board that the window of `st` may use whose effect creates a
+    monument from the hand (`solver.bounds.windowcreate`): a lightning chest may be used at any
+    window of the turn left (`solver.engine.chests`: at the start of the Timeline phase, of the
+    decline phase and of the technology phase), and each use is followed as the rules run it
+    (`solver.bounds.window.passive_starts`), never taken as used before the window."""
+    return [k for k in window_chests(st)
+            if any(s.op == CREATE_OP for s in all_steps(chest_of(st, k).steps))]
+
+
+def early_create(st: GameState) -> bool:
+    """Whether a monument may be created in the window of `st` before what is left of it reads
+    the Timeline: a chest that creates (`create_chests`) with the Timeline phase still to begin
+    (its lightning window opens at the phase's start, before the queue forms; the new card's
+    Timeline effects join the others), or with the decline phase over (a Learn may still come,
+    `declined_now`). The Timeline's counts may then differ from now where a condition or a
+    requirement is read."""
+    return (any(fr[0] == F_TIMELINE_PHASE for fr in st.stack) or declined_now(st)) and bool(
+        create_chests(st))
+
+
+def declined_now(st: GameState) -> bool:
+    """Whether the decline phase of `st`'s turn is over (the turn's end on the stack, the
+    phase neither under way nor still on it):
+    the window then holds the technology phase and the lightning window before it (the
+    window after the last decline, `solver.bounds.window.window_moment`)."""
+    kinds = [fr[0] for fr in st.stack]
+    return not st.in_decline and F_TURN_END in kinds and F_DECLINE_PHASE not in kinds
 
 
 def declined_knowledge(st: GameState, start: GameState) -> tuple[int, int]:
