@@ -13,7 +13,14 @@ from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import ReachMemo
 from solver.bounds.window import last_windows, window_moment
 from solver.bounds.windowcards import Window, present_for_all
-from solver.bounds.windowwork import declined_knowledge, declined_now, least_entering, tally
+from solver.bounds.windowwork import (
+    cannot_run,
+    declined_knowledge,
+    declined_now,
+    early_create,
+    least_entering,
+    tally,
+)
 from solver.engine import actions as A
 from solver.engine.frames import (
     D_ACTION,
@@ -229,6 +236,21 @@ def test_a_created_card_that_swaps_itself() -> None:
     assert 0 in _where(st, ws, "P23")  # swapped into space 1 before the decline
     assert _where(st, ws, "M1") - {0}  # M1 swapped out of it
     assert _check(st)
+
+
+def test_before_the_timeline_phase_the_timeline_may_change() -> None:
+    """Sarcophagus of Saqqara (A2: with at least 3 cities in the Timeline, remove 1 and draw 1)
+    with one city in the Timeline: where Ж may still create before the Timeline phase
+    (`early_create`) its condition may hold when it resolves; with no chest it cannot (the
+    Timeline does not change in the Timeline phase)."""
+    st = _sanxingdui(["C2"], ["A2"], ["M1"], {"M1": 1}, lost=4, pending=FROM_ACTION)
+    plain = st.clone()
+    plain.chests_under = []
+    a2 = next(c for c in range(len(st.book.cards)) if _code(st, c) == "A2")
+    effect = next(e for e in st.book.cards[a2].effects if e.moment == "timeline")
+    assert early_create(st) and not early_create(plain)
+    assert not cannot_run(st, effect, a2, 0, False)
+    assert cannot_run(plain, effect, a2, 0, False)
 
 
 def test_a_chest_s_create_is_counted_as_one() -> None:

@@ -4,12 +4,12 @@ normal cost", or one granted by the monument it creates (M18, M27); or a chest's
 board (Ж, "create a monument from your hand (paying its cost), without spending an action"),
 at any of the turn's lightning windows still to come (below).
 
-The Create runs in turn 15's decline phase, after the Timeline phase (RULES.md section 4), so
-nothing of the Timeline phase sees the new monument. The card is one of the monuments in hand
-or between zones now or among the deck's top `Work.draws` (the window takes no other card from
-the deck, section 5), put in a space with a free place now (the decline phase frees places
-only in space 1; with no move in the window the other spaces keep theirs) whose cost the hand
-can pay (`solver.engine.create.create_cost`). Put in space 2-6 it slides with the others and
+M11's Create runs in turn 15's decline phase, after the Timeline phase (RULES.md section 4),
+so nothing of the Timeline phase sees the new monument (a chest's may come before it: below).
+The card is one of the monuments in hand or between zones now or among the deck's top
+`Work.draws` (the window takes no other card from the deck, section 5), put in a space with a
+free place now (the decline phase frees places only in space 1; with no move in the window the
+other spaces keep theirs) whose cost the hand can pay (`solver.engine.create.create_cost`). Put in space 2-6 it slides with the others and
 starts turn 16 one space to the left; put in space 1 it declines right after the card whose
 effect created it (section 4C step 2): its decline effects run, its knowledge may convert,
 and it goes to the Past (or, C25-C29, to the discard pile while it holds knowledge).
@@ -128,7 +128,6 @@ def created(st: GameState, work: Work) -> list[Outcome] | None:
                 work.any_effect(e)  # a chest's: in play while the window's events come
             elif early and e.moment == "timeline":
                 work.any_effect(e)  # queued with the others'
-
     reactive = st.book.create_reactive
     for x in st.in_play():  # those in play at the Create are among them (none enters before)
         if not reactive[x]:

@@ -97,9 +97,8 @@ def cannot_run(st: GameState, e: Effect, source: int, lost_least: int,
     counter that nothing in the window changes (the Past, the Timeline and its places, the
     artifacts: no decline or move runs in the Timeline phase, and no Create unless a chest's
     may come before it, `early_create`; the technologies too unless the window may learn one,
-    `learning`) that fails now. The hand and the knowledge
-    on monuments change. In the decline phase lost knowledge and the Past grow with each
-    decline: no condition is read there."""
+    `learning`) that fails now. The hand and the knowledge on monuments change. In the decline
+    phase lost knowledge and the Past grow with each decline: no condition is read there."""
     if st.in_decline:
         return False
     for clause in e.condition:
@@ -379,9 +378,9 @@ def swaps_self(step: Step) -> bool:
 def moved(st: GameState, work: Work) -> None:
     """What the one move of the window (`Work.moves`: a decline effect of space 1, the
     immediate effect of a technology learned in the Timeline phase, or a created card's swap
-    of itself, `swaps_self`) changes: a monument of
-    another space may move into space 1 and decline (its decline effects run, its knowledge
-    converts: at most the most any holds, Elongated Skulls drawing for it), or one of space 1
+    of itself, `swaps_self`) changes: a monument of another space may move into space 1 and
+    decline (its decline effects run, its knowledge converts: at most the most any holds,
+    Elongated Skulls drawing for it), or one of space 1
     may move out (it does not decline: its knowledge stays, at most the most any holds). Two
     moves, or one with a monument of space 1 that may be discarded for holding knowledge
     (C25-C29), fall outside the window."""
@@ -519,9 +518,9 @@ def early_create(st: GameState) -> bool:
 
 def declined_now(st: GameState) -> bool:
     """Whether the decline phase of `st`'s turn is over (the turn's end on the stack, the
-    phase neither under way nor still on it):
-    the window then holds the technology phase and the lightning window before it (the
-    window after the last decline, `solver.bounds.window.window_moment`)."""
+    phase neither under way nor still on it): the window then holds the technology phase and
+    the lightning window before it (the window after the last decline,
+    `solver.bounds.window.window_moment`)."""
     kinds = [fr[0] for fr in st.stack]
     return not st.in_decline and F_TURN_END in kinds and F_DECLINE_PHASE not in kinds
 
