@@ -50,6 +50,7 @@ COMPILED = (
     "solver/bounds/splitplay.py",
     "solver/bounds/window.py",
     "solver/bounds/windowwork.py",
+    "solver/bounds/windowmoves.py",
     "solver/bounds/windowcreate.py",
     "solver/bounds/windowcards.py",
     "solver/game.py",

@@ -13,7 +13,9 @@ import pytest
 
 from solver.bounds.poolfacts import PoolFactsCache
 from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
-from solver.bounds.window import last_window, pay_ask, placed_first, window_asked
+from solver.bounds.window import last_window, last_windows, pay_ask, placed_first, window_asked
+from solver.bounds.windowmoves import swap_pending
+from solver.bounds.windowwork import cannot_run
 from solver.engine.frames import (
     D_ACTION,
     D_CREATE_CARD,
@@ -31,8 +33,9 @@ from tests.test_window import WINDOW_ARTIFACTS, _check, _check_into_window
 
 #: Cards to create that cost cards from the hand where their starting space is left (section
 #: 5): with no effect, with a decline or Timeline effect of the window's kinds, one whose
-#: Create removes knowledge (M23) and one whose Create swaps (P23: a move closes the window).
-CREATE = ("C1", "C3", "M1", "P2", "C16", "C21", "M12", "M23", "P23", "C9")
+#: Create removes knowledge (M23) and those whose Create swaps them (P23, C14: the window's
+#: one move).
+CREATE = ("C1", "C3", "M1", "P2", "C16", "C21", "M12", "M23", "P23", "C9", "C14")
 #: Cards for the hand besides (what the payment may take).
 HAND = ("C2", "C4", "C5", "M7", "A11", "P3", "C7", "M2")
 SPACE1 = ("P5", "C33", "M8", "C19", "C25", "P17")
@@ -92,12 +95,48 @@ def test_a_create_s_payment_opens_a_window() -> None:
     assert not pay_ask(first) and last_window(first) is None
 
 
-def test_a_swap_keeps_the_window_shut() -> None:
-    """P23 (Pyramids of Xi'an) swaps itself with another monument once created: a move, not a
-    kind of the window's, so its payment opens none."""
+def test_a_swap_opens_a_window_per_target() -> None:
+    """P23 (Pyramids of Xi'an) swaps itself with another monument once created: the window's
+    one move (`solver.bounds.windowmoves.self_swap`), followed target by target. Created in
+    space 5: swapped with M1 it declines from space 1 (M1 starts turn 16 in space 4); swapped
+    with C6 it starts turn 16 in space 2 (C6 in space 4, M1 declined). The bound holds the
+    optimum."""
     st = play(_last_create(["A9"], ["M1"], {"M1": 2}, ["P23", "C2", "C4"]), "P23", "s5")
     assert pay_ask(st)
-    assert last_window(st) is None
+    ws = last_windows(st)
+    assert ws is not None and len(ws) == 2
+    p23, m1, c6 = idx(st, "P23"), idx(st, "M1"), idx(st, "C6")
+    starts = {(tuple(w.start.spaces[1]), tuple(w.start.spaces[3]), p23 in w.start.past)
+              for w in ws}
+    assert starts == {((c6,), (m1,), True), ((p23,), (c6,), False)}
+    assert _check(st)
+
+
+def test_a_pending_swap_lets_a_place_condition_hold() -> None:
+    """C7 (Luxor Temple, space 1, 3 knowledge) removes 3 knowledge from itself if adjacent to
+    two pyramids; now one (P5 above it). P23, a pyramid created in space 3, may swap into
+    space 2's lower place beside it: its Timeline effect may run, so the window's least lost
+    knowledge counts its removal (`cannot_run` reads the places as holding while a swap
+    waits); the bound holds the optimum."""
+    base = position(hand=["P23", "C2", "C4"], timeline={1: ["C7", "P5"], 2: ["C6"]},
+                    tokens={"C7": 3, "P5": 0, "C6": 1}, past=["P1", "M3"], artifacts=[],
+                    lost=2, techs=["T1", "T2", "T5"], time_space=2, time_visits=2, turn=15,
+                    deck_top=["C8", "C10", "C11", "C12", "P4", "M4"], tiles=[None] * 9,
+                    pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
+                             (D_ACTION, 0)])
+    st = play(base, "create", "P23", "s3")
+    assert pay_ask(st)
+    c7 = idx(st, "C7")
+    luxor = st.book.cards[c7].effects[0]
+    assert cannot_run(st, luxor, c7, 0, False)  # one pyramid beside it now
+    placed = placed_first(st)
+    assert placed is not None and swap_pending(placed)
+    assert not cannot_run(placed, luxor, c7, 0, False)
+    ws = last_windows(st)
+    assert ws is not None
+    # every start, that with P23 beside C7 too, may see C7 decline with none left
+    assert all(w.lost_lo <= 2 for w in ws)
+    assert _check(st)
 
 
 @pytest.mark.parametrize("seed", range(10))

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from solver.bounds.windowmoves import swaps_self
 from solver.bounds.windowwork import (
     CREATE_OP,
     VANISH,
@@ -54,7 +55,6 @@ from solver.bounds.windowwork import (
     hand_most,
     moved,
     skulls_draws,
-    swaps_self,
 )
 from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT

@@ -9,6 +9,7 @@ from typing import Final
 
 from solver.bounds.reachable import lost_needed
 from solver.bounds.takes import steps_take
+from solver.bounds.windowmoves import decline_move, moves_one, self_swap, swap_pending, swaps_self
 from solver.engine.cards import ANY_MONUMENT, Effect, Step, all_steps
 from solver.engine.chests import CHEST_MOMENTS, chest_of
 from solver.engine.conditions import count
@@ -64,6 +65,9 @@ WINDOW_COUNTERS: Final = frozenset({"hand", "hand.artifact", "tl_tokens", "self.
 #: Counters that a Learn in the window may change: the technologies', and the places of the
 #: Timeline (T10 Planetary Grid's move).
 MOVED_COUNTERS: Final = ("techs.", "adj.", "space1")
+#: Counters that a created card's swap of itself before the Timeline phase changes
+#: (`swap_pending`): the places of the Timeline.
+SWAPPED_COUNTERS: Final = ("adj.", "space1")
 #: Counters that a monument created before the Timeline phase changes (`early_create`): the
 #: Timeline's and its places'.
 CREATED_COUNTERS: Final = ("timeline.", "adj.", "space1")
@@ -79,10 +83,6 @@ VANISH: Final = "vanish_if_knowledge"
 LEARN_OP: Final = "learn"
 #: A step that creates a card (`solver.bounds.windowcreate`).
 CREATE_OP: Final = "create"
-#: A step that moves a monument (`moves_one`).
-MOVE_OP: Final = "move"
-#: A step that swaps two monuments (`swaps_self`).
-SWAP_OP: Final = "swap"
 
 #: Costs paid from the hand (`solver.engine.costs`); the others discard from the board.
 HAND_COSTS: Final = frozenset({"discard_hand", "discard_hand_up_to"})
@@ -95,15 +95,18 @@ def cannot_run(st: GameState, e: Effect, source: int, lost_least: int,
     now (it does not grow before the decline phase) or for at most a value below
     `lost_least` (the least it can fall to before the decline phase), or a clause on a
     counter that nothing in the window changes (the Past, the Timeline and its places, the
-    artifacts: no decline or move runs in the Timeline phase, and no Create unless a chest's
-    may come before it, `early_create`; the technologies too unless the window may learn one,
-    `learning`) that fails now. The hand and the knowledge on monuments change. In the decline
+    artifacts: no decline or move runs in the Timeline phase, no Create unless a chest's may
+    come before it, `early_create`, and no swap unless a card just created swaps itself before
+    it, `swap_pending`; the technologies too unless the window may learn one, `learning`)
+    that fails now. The hand and the knowledge on monuments change. In the decline
     phase lost knowledge and the Past grow with each decline: no condition is read there."""
     if st.in_decline:
         return False
     for clause in e.condition:
         counter = clause.counter
         if counter in WINDOW_COUNTERS or (learning and counter.startswith(MOVED_COUNTERS)):
+            continue
+        if counter.startswith(SWAPPED_COUNTERS) and swap_pending(st):
             continue
         if counter.startswith(CREATED_COUNTERS) and early_create(st):
             continue
@@ -308,8 +311,11 @@ def tally(st: GameState, lost_least: int, learning: bool,
                 if c >= CHEST_BASE:  # a chest's is counted below, with the chests under the board
                     continue
                 e = cards[c].effects[i]
-                if e.trigger is not None:  # a reaction whose event came (a Learn, a Create:
-                    work.reaction(st, e, c, lost_least)  # no Timeline effect has a trigger)
+                if self_swap(e):  # a card just created swaps itself: the window's one move
+                    work.moves += 1  # (`moved`), followed target by target
+                    work.steps(tuple(x for x in e.steps if not swaps_self(x)))
+                elif e.trigger is not None:  # a reaction whose event came (a Learn, a
+                    work.reaction(st, e, c, lost_least)  # Create: no Timeline effect has one)
                 else:
                     work.effect(st, e, c, lost_least)
         if not work.fits:
@@ -352,27 +358,6 @@ def skulls_draws(st: GameState, converted: int) -> int:
         return 0
     done = st.converted if st.in_decline else 0  # converted by this phase's declines
     return SKULLS_DRAW * ((done + converted) // SKULLS_PER)
-
-
-def decline_move(e: Effect) -> bool:
-    """Whether `e` is a decline effect that must move a monument (`moves_one`: C15, P12)."""
-    return e.moment == "decline" and not e.optional and any(moves_one(x) for x in e.steps)
-
-
-def moves_one(step: Step) -> bool:
-    """Whether `step` must move one monument of the Timeline to a space of the player's
-    choice, nothing following (C15 Ajanta Caves, P12 Gunung Padang: another one; T10
-    Planetary Grid: any); `solver.bounds.window.passive_starts` follows every choice (a move
-    one may decline would be declined there)."""
-    return (step.op == MOVE_OP and step.target == "one" and not step.to and not step.then
-            and not step.optional)
-
-
-def swaps_self(step: Step) -> bool:
-    """Whether `step` swaps its own card with another monument of the Timeline, nothing
-    following (C13, C14, P23: mandatory, with any other, `solver.engine.targets.step_swap`):
-    one move of each; `solver.bounds.window.passive_starts` follows every choice."""
-    return step.op == SWAP_OP and step.first == "self" and not step.then
 
 
 def moved(st: GameState, work: Work) -> None:
@@ -438,7 +423,8 @@ def window_learnable(st: GameState, free: bool, lost_least: int) -> list[int]:
     change it); on lost knowledge, one asking for at least a value is read against lost
     knowledge now (it does not grow before the decline phase), one asking for at most a value
     against `lost_least`; one on the Timeline is taken as holding where a chest may create a
-    monument before the Timeline phase (`early_create`); the rest (the Past, the artifacts, the
+    monument before the Timeline phase (`early_create`), one on its places where a created
+    card swaps itself before it (`swap_pending`); the rest (the Past, the artifacts, the
     technologies) do not change before the Learn. Candi Sukuh in the Timeline lets one "at
     least" clause fail by one (D19), as in `solver.engine.learn.learnable` (taken as there
     where it may be created before the Learn)."""
@@ -447,6 +433,7 @@ def window_learnable(st: GameState, free: bool, lost_least: int) -> list[int]:
         return techs
     cards = st.book.cards
     early = early_create(st)
+    swap = swap_pending(st)
     relax = early or candi_sukuh_in_timeline(st)
     out: list[int] = []
     for t in techs:
@@ -454,7 +441,8 @@ def window_learnable(st: GameState, free: bool, lost_least: int) -> list[int]:
         ok = True
         for clause in cards[t].requirement:
             counter = clause.counter
-            if counter in WINDOW_COUNTERS or (early and counter.startswith(CREATED_COUNTERS)):
+            if counter in WINDOW_COUNTERS or (early and counter.startswith(CREATED_COUNTERS)) or (
+                    swap and counter.startswith(SWAPPED_COUNTERS)):
                 continue
             if counter == "lost":
                 v = st.lost if clause.op in (">=", ">") else lost_least
