@@ -48,13 +48,12 @@ effect of space 1 that moves another monument (C15, P12), the learned technology
 a created card's swap of itself with another monument (C13, C14, P23: at the payment of the
 turn's last action, before the Timeline phase, `solver.bounds.windowmoves.self_swap`; or at
 the window's Create), is followed target by target and space by space, each outcome a start
-of its own (the mover
-declines first in the passive line: any other order reaches one of its outcomes); a monument
-may move into space 1 (its decline effects are tallied with the others, its knowledge may
-convert) or out of it (its knowledge may stay), which widens lost knowledge's range by what
-the most any holds (`solver.bounds.windowwork.moved`); with a move in or before the Timeline
-phase the conditions on the Timeline's places are taken as holding. The Timeline effects that the
-window cannot run are those whose condition needs more lost knowledge than there is now (lost
+of its own (the mover declines first in the passive line: any other order reaches one of its
+outcomes); a monument may move into space 1 (its decline effects are tallied with the
+others, its knowledge may convert) or out of it (its knowledge may stay), which widens lost
+knowledge's range by what the most any holds (`solver.bounds.windowwork.moved`); with a move
+in or before the Timeline phase the conditions on the Timeline's places are taken as
+holding. The Timeline effects that the window cannot run are those whose condition needs more lost knowledge than there is now (lost
 knowledge does not grow before the decline phase, and the Timeline phase comes first, section
 4B), and what follows a payment of more cards than the hand can ever hold in the window.
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from solver.bounds.windowmoves import swaps_self
+from solver.bounds.windowmoves import self_swap
 from solver.bounds.windowwork import (
     CREATE_OP,
     VANISH,
@@ -117,9 +117,8 @@ def created(st: GameState, work: Work) -> list[Outcome] | None:
     for c in sorted({c for c, _ in outcomes}):
         for e in cards[c].effects:
             if e.moment == "immediate" and e.discount is None and not e.opponents_only:
-                if any(swaps_self(x) for x in e.steps) and e.special is None and not e.condition:
-                    work.moves += 1  # its one move (`moved`), followed target by target
-                    work.steps(tuple(x for x in e.steps if not swaps_self(x)))
+                if self_swap(e):  # its one move, followed target by target
+                    work.swap(e)
                     swappers.append(c)
                 elif chest or e.special != SKIPPED_IN_DECLINE:
                     work.any_effect(e)

@@ -249,6 +249,12 @@ class Work:
         return not cannot_run(st, e, source, lost_least, learning) and (
             st.in_decline or lost_needed(e) <= st.lost)
 
+    def swap(self, e: Effect) -> None:
+        """Add a created card's swap of itself (`self_swap`): the window's one move
+        (`moved`, followed target by target), and the rest of its steps."""
+        self.moves += 1
+        self.steps(tuple(x for x in e.steps if not swaps_self(x)))
+
     def any_effect(self, e: Effect) -> None:
         """Add `e`, whatever its condition and trigger (an effect that runs in the decline
         phase, where the window reads no condition)."""
@@ -312,8 +318,7 @@ def tally(st: GameState, lost_least: int, learning: bool,
                     continue
                 e = cards[c].effects[i]
                 if self_swap(e):  # a card just created swaps itself: the window's one move
-                    work.moves += 1  # (`moved`), followed target by target
-                    work.steps(tuple(x for x in e.steps if not swaps_self(x)))
+                    work.swap(e)
                 elif e.trigger is not None:  # a reaction whose event came (a Learn, a
                     work.reaction(st, e, c, lost_least)  # Create: no Timeline effect has one)
                 else:
