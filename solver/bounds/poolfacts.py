@@ -4,14 +4,20 @@ is dealt: worked out once per search (`PoolFactsCache`) instead of at every node
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
 from solver.bounds.endrules import reads_techs
 from solver.bounds.movers import MoverFacts, mover_facts, puts_monument
 from solver.bounds.reachable import Activator, ReachMemo, activators
 from solver.bounds.takes import TakeTable, take_table
-from solver.bounds.techrow import TileTaker, chests_take_techs, tile_takers
-from solver.engine.cards import ARTIFACT, Card, all_steps
+from solver.bounds.techrow import (
+    LEARN_STEPS,
+    TileTaker,
+    candi_cards,
+    chests_take_techs,
+    free_learners,
+    tile_takers,
+)
+from solver.engine.cards import ARTIFACT, Card
 from solver.engine.state import GameState
 from solver.frozen import Frozen
 
@@ -25,7 +31,6 @@ def _is_mover(card: Card) -> bool:
 
 
 #: The steps that learn a technology (a Learn, the Pyramid of the Niches').
-LEARN_STEPS: Final = frozenset({"learn", "niches"})
 
 
 def _grants_learn(card: Card) -> int:
@@ -101,11 +106,8 @@ def pool_facts(st: GameState) -> PoolFacts:
         activators=activators(cards, pool),
         poulnabrone=tuple(c for c in sorted(pool)
                           if any(e.special == "poulnabrone" for e in cards[c].effects)),
-        free_learners=tuple(c for c in sorted(pool) if any(
-            s.op in LEARN_STEPS and s.ignore_requirements
-            for e in cards[c].effects if e.moment != "decline" for s in all_steps(e.steps))),
-        candi=tuple(c for c in sorted(pool)
-                    if any(e.special == "candi_sukuh" for e in cards[c].effects)),
+        free_learners=free_learners(cards, pool),
+        candi=candi_cards(cards, pool),
         mover_facts=mover_facts(cards, pool),
         takes=table,
         tile_takers=tile_takers(cards, pool),

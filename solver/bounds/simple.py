@@ -96,9 +96,8 @@ from solver.bounds.takes import (
     late_creates,
 )
 from solver.bounds.techjoint import few_learns, tech_removals
-from solver.bounds.techrow import last_turn_techs
-from solver.engine.cards import Card, Clause
-from solver.engine.conditions import count
+from solver.bounds.techrow import last_turn_techs, may_pass
+from solver.engine.cards import Card
 from solver.engine.frames import D_LEARN, F_DECLINE_PHASE, F_TIMELINE_PHASE
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
@@ -159,33 +158,11 @@ def _learnable_later(st: GameState, facts: PoolFacts, present: set[int] | None =
     passing = memo.learnable.get(key) if memo is not None else None
     if passing is None:
         passing = frozenset(c for _, c in facts.techs_by_vp
-                            if _may_pass(st, cards[c].requirement, c, relax, floor))
+                            if may_pass(st, cards[c].requirement, c, relax, floor))
         if memo is not None and len(memo.learnable) < memo.CAPACITY:
             memo.learnable[key] = passing
     known = set(st.techs)
     return {c for c in passing if c not in known}
-
-
-def _may_pass(st: GameState, requirement: tuple[Clause, ...], tech: int, relax: int,
-              lost_floor: int = 0) -> bool:
-    """Whether `requirement` may still be met after the last decline (`_learnable_later`): no
-    "at least" or "exactly" clause on lost knowledge or a Past count above its value now
-    (less `relax` for an "at least"), and no "at most" or "exactly" clause on lost knowledge
-    below `lost_floor` (Candi Sukuh lowers only "at least" values, D19)."""
-    for clause in requirement:
-        if clause.counter == "lost" and (
-                (clause.op in ("<=", "==") and clause.value < lost_floor)
-                or (clause.op == "<" and clause.value <= lost_floor)):
-            return False
-        if clause.op not in (">=", "=="):
-            continue
-        need = clause.value - relax if clause.op == ">=" else clause.value
-        if clause.counter == "lost":
-            if need > st.lost:
-                return False
-        elif clause.counter.startswith("past.") and need > count(st, clause.counter, tech):
-            return False
-    return True
 
 
 def decline_phases_left(st: GameState) -> int:
@@ -264,7 +241,8 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     later = _learnable_later(st, facts, present, memo, floor) if phases == 0 else None
     techs_open = None
     if phases == 0 and r.learns < UNBOUNDED:
-        techs_open = last_turn_techs(st, r.learns, facts.tile_takers, facts.chest_takers, present)
+        techs_open = last_turn_techs(st, r.learns, facts.tile_takers, facts.chest_takers, present,
+                                     later)
         if techs_open is not None:  # the last turn: only these can still enter the collection
             later = set(techs_open) if later is None else later & techs_open
             r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present,

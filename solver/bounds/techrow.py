@@ -34,14 +34,17 @@ from dataclasses import dataclass
 from typing import Final
 
 from solver.bounds.reachable import pending_steps
-from solver.engine.cards import ARTIFACT, Card, all_steps
-from solver.engine.frames import D_BOTTOM, D_TECH_PICK
+from solver.engine.cards import ARTIFACT, Card, Clause, all_steps
+from solver.engine.conditions import count
+from solver.engine.frames import D_BOTTOM, D_LEARN, D_TECH_PICK
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
 from solver.frozen import Frozen
 
 #: Steps that take a technology off a tile (so a refill may follow) or reveal Level II ones.
 TILE_OPS: Final = frozenset({"bury_tech", "hold_tech", "niches"})
+#: Steps that learn (section 5 Learn; the Pyramid of the Niches learns as at a Learn).
+LEARN_STEPS: Final = frozenset({"learn", "niches"})
 REFILL: Final = 3  # cards a refilled tile takes from its level's deck
 
 
@@ -93,7 +96,7 @@ def chests_take_techs(st: GameState) -> bool:
     return any(s.op in TILE_OPS for chest in data.chests for s in all_steps(chest.steps))
 
 
-def _tile_ops_under_way(st: GameState) -> bool:
+def tile_ops_under_way(st: GameState) -> bool:
     """Whether a step of `TILE_OPS` is still to run on the stack (a decision of one, or
     `solver.bounds.reachable.pending_steps`)."""
     if any(fr[0] in (D_TECH_PICK, D_BOTTOM) for fr in st.stack):
@@ -101,25 +104,40 @@ def _tile_ops_under_way(st: GameState) -> bool:
     return any(s.op in TILE_OPS for steps in pending_steps(st) for s in all_steps(steps))
 
 
-def refills(st: GameState, removals: int, level: int) -> int:
+def refills(st: GameState, removals: int, level: int,
+            removable: frozenset[int] | set[int] | None = None) -> int:
     """The most refills of the tiles of `level` (1 or 2) that `removals` removals from the tiles
     can cause (section 5, Learn): a tile is refilled when it is left with exactly one card, so
     a tile with 2 cards now needs 1 removal for its first refill, one with 3 needs 2, and a
     refilled tile (3 cards) 2 more. A tile keeps its level (only the middle of the game flips
-    one, section 6: at a decline)."""
+    one, section 6: at a decline).
+
+    `removable`, when given, holds every card now on a tile that a removal can take (the
+    caller's: only Learns remove, and only these may still be learned): a tile's first refill
+    then needs all but one of its cards now among them; a refill's new cards count as
+    removable. With no tile that can be refilled first, none is refilled at all."""
     if removals <= 0:
         return 0
     tiles = [t for t, lv in enumerate(st.tile_level) if lv == level]
     if not tiles:
         return 0
-    twos = sum(1 for t in tiles if sum(1 for c in st.tiles[3 * t:3 * t + 3] if c >= 0) == 2)
+
+    def opens(t: int, size: int) -> bool:
+        held = [c for c in st.tiles[3 * t:3 * t + 3] if c >= 0]
+        return len(held) == size and (
+            removable is None or sum(1 for c in held if c in removable) >= size - 1)
+
+    twos = sum(1 for t in tiles if opens(t, 2))
     first = min(removals, twos)
+    if first == 0 and not any(opens(t, 3) for t in tiles):
+        return 0
     return first + (removals - first) // 2
 
 
 def last_turn_techs(st: GameState, learns: int, takers: tuple[TileTaker, ...],
                     chest_takers: bool = False,
-                    present: set[int] | None = None) -> frozenset[int] | None:
+                    present: set[int] | None = None,
+                    learnable: frozenset[int] | set[int] | None = None) -> frozenset[int] | None:
     """In the last turn: the technologies that may still enter the collection (see the
     module), given that at most `learns` Learns can still happen; None when not in the last
     turn or when no restriction can be shown. `takers` are the pool's `tile_takers`;
@@ -129,10 +147,12 @@ def last_turn_techs(st: GameState, learns: int, takers: tuple[TileTaker, ...],
     A builder card's removals count while it is out of play and may enter it (in play, its
     immediate effect has run, or is under way: no restriction then; one whose effects may run
     again, in play or not: no restriction); a technology's while it is among the technologies
-    found so far (counted to a fixed point: each round's set holds the previous one's)."""
+    found so far (counted to a fixed point: each round's set holds the previous one's).
+    `learnable`, when given: the technologies a Learn may still take (`may_pass`); while only
+    Learns remove (no taker counts), a card on a tile outside it stays there (`refills`)."""
     if st.over or max(st.turn, 1) != turns_for(st.setup.time_space) or chest_takers:
         return None
-    if _tile_ops_under_way(st):
+    if tile_ops_under_way(st):
         return None
     past = set(st.past)
     known = set(st.techs)
@@ -158,8 +178,10 @@ def last_turn_techs(st: GameState, learns: int, takers: tuple[TileTaker, ...],
         removals = base + sum(t.removals for t in tech_takers if t.card in counted)
         out = set(st.available_techs())
         out.update(st.limbo)
+        only_learns = removals == learns
         for lv in (0, 1):
-            take = REFILL * refills(st, removals - 1, lv + 1)
+            take = REFILL * refills(st, removals - 1, lv + 1,
+                                    learnable if only_learns else None)
             if take > 0:
                 deck = st.tech_decks[lv]
                 out.update(deck[-take:])
@@ -172,3 +194,56 @@ def last_turn_techs(st: GameState, learns: int, takers: tuple[TileTaker, ...],
             return None
         counted |= now
     return frozenset(c for c in out if c not in known)
+
+
+def may_pass(st: GameState, requirement: tuple[Clause, ...], tech: int, relax: int,
+             lost_floor: int = 0) -> bool:
+    """Whether `requirement` may still be met after the last decline: no "at least" or
+    "exactly" clause on lost knowledge or a Past count above its value now (less `relax` for an
+    "at least": Candi Sukuh, D19), and no "at most" or "exactly" clause on lost knowledge below
+    `lost_floor` (the least lost knowledge still reachable). After the last decline the Past
+    never changes (a card enters it only by declining, section 4C step 2) and lost knowledge
+    never grows (only a decline adds to it; removals lower it, D22)."""
+    for clause in requirement:
+        if clause.counter == "lost" and (
+                (clause.op in ("<=", "==") and clause.value < lost_floor)
+                or (clause.op == "<" and clause.value <= lost_floor)):
+            return False
+        if clause.op not in (">=", "=="):
+            continue
+        need = clause.value - relax if clause.op == ">=" else clause.value
+        if clause.counter == "lost":
+            if need > st.lost:
+                return False
+        elif clause.counter.startswith("past.") and need > count(st, clause.counter, tech):
+            return False
+    return True
+
+
+def free_learners(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[int, ...]:
+    """The pool's cards with a Learn that ignores requirements outside a decline effect (with
+    no decline phase left none of those runs, D8)."""
+    return tuple(c for c in sorted(pool) if any(
+        s.op in LEARN_STEPS and s.ignore_requirements
+        for e in cards[c].effects if e.moment != "decline" for s in all_steps(e.steps)))
+
+
+def candi_cards(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[int, ...]:
+    """The pool's cards with Candi Sukuh's special (D19)."""
+    return tuple(c for c in sorted(pool)
+                 if any(e.special == "candi_sukuh" for e in cards[c].effects))
+
+
+def tile_learnable(st: GameState, free: tuple[int, ...],
+                   candi: tuple[int, ...]) -> frozenset[int] | None:
+    """After the last decline: the technologies on the tiles whose requirement may still be
+    met (`may_pass`, lowered by 1 while a Candi Sukuh is out of the Past), or None when a Learn
+    that ignores requirements may still come (one of `free` out of the Past, or one under
+    way). `free` and `candi`: the pool's `free_learners` and `candi_cards`."""
+    past = set(st.past)
+    if any(c not in past for c in free) or any(fr[0] == D_LEARN and fr[2] for fr in st.stack):
+        return None
+    relax = 1 if any(c not in past for c in candi) else 0
+    cards = st.book.cards
+    return frozenset(c for c in st.available_techs()
+                     if may_pass(st, cards[c].requirement, c, relax))

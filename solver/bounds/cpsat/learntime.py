@@ -37,7 +37,9 @@ counts (relaxation 11).
       learned holds at every later point too: each clause is asked at every point of
       ``learned by then`` (the stronger linear form of the same rule: a fractional Learn
       cannot hide in the early points). A Learn that ignores requirements (M34) is exempt:
-      each clause is asked of ``learned by then - learned free``.
+      each clause is asked of ``learned by then - learned free``. Candi Sukuh (D19) lowers
+      each value by 1 where the model may have it in the Timeline
+      (`technologies.candi_lowering`).
     * **"At most" lost knowledge** (Rosetta Stone, T37): lost knowledge when it is learned is
       at least lost knowledge now less every lost knowledge removed in the whole game (it only
       goes down by a removal, `step_discard_lost`), which the model's knowledge step
@@ -200,7 +202,7 @@ def learn_in_time(ctx: Context, techs: Technologies, turns: TurnActions,
     m, cards = ctx.model, ctx.cards
     st = ctx.state
     points = n_pts = learn_points(ctx)
-    relax = 1 if ctx.reach.candi else 0
+    relax = 1 if ctx.reach.candi else 0  # Candi Sukuh may be reached (D19)
     counts = _Counts(ctx, monuments, points)
     timed: dict[int, list[Var]] = {}  # learned by point j (monotone in j)
     others_of: dict[int, list[int]] = {k: [] for k in range(len(TECH_TYPE_NAMES))}
@@ -247,10 +249,12 @@ def learn_in_time(ctx: Context, techs: Technologies, turns: TurnActions,
         free = techs.learned_free.get(t, 0)
         own = f"techs.{TECH_TYPE_NAMES[card.kind]}"
         for counter, value in _open_clauses(ctx, card, relax):
+            # the value as printed, less 1 only where the model has Candi Sukuh in the
+            # Timeline (`techs.lowered`, 0 when none can be reached)
             for j, y in enumerate(ys):
                 z = y - free
-                for cnt, need in _reads(counter, value, own, counts, tech_count):
-                    m.add(cnt[j] >= need * z)
+                for cnt, need in _reads(counter, value + relax, own, counts, tech_count):
+                    m.add(cnt[j] >= need * z - techs.lowered)
     _at_most_lost(ctx, techs, knowledge)
     return LearnTimes(points=points, timed=timed, others=others)
 

@@ -15,6 +15,15 @@ from dataclasses import dataclass
 from solver.bounds.cpsat.facts import FactBook
 from solver.bounds.cpsat.resources import DECK_ALL, NOTHING, Gains, discards_artifacts, steps_gains
 from solver.bounds.cpsat.schedule import Phase, Schedule, build_schedule
+from solver.bounds.techrow import (
+    TileTaker,
+    candi_cards,
+    chests_take_techs,
+    free_learners,
+    last_turn_techs,
+    tile_learnable,
+    tile_takers,
+)
 from solver.engine.chests import chest_of
 from solver.engine.state import GameState
 
@@ -74,6 +83,10 @@ def read_reach(st: GameState, phase: Phase, facts: FactBook, chest: Gains) -> Re
     actions = pre.actions
     phases = pre.timeline_phases
     declines = sum(s.cap for s in pre.slots if s.decline)
+    # A decline effect applies only as its monument declines (RULES.md section 4C step 2):
+    # with no decline phase that moves monuments left (the last turn's ends the game at
+    # once, D8), none fires and no monument enters space 1 during a decline.
+    declining = any(s.decline for s in pre.slots)
     straight = len(st.past) - st.rotated
     depth = 0
     reach: set[int] = hand | in_play
@@ -88,7 +101,7 @@ def read_reach(st: GameState, phase: Phase, facts: FactBook, chest: Gains) -> Re
             f = facts[c]
             if c not in in_play:
                 once = once + f.immediate
-            once = once + f.decline + f.timeline.scaled(phases)
+            once = once + (f.decline if declining else NOTHING) + f.timeline.scaled(phases)
         once = once + chest
         c_max = actions + once.create_mon + once.create_art
         if any("poulnabrone" in f.specials for f in facts_of):
@@ -104,7 +117,7 @@ def read_reach(st: GameState, phase: Phase, facts: FactBook, chest: Gains) -> Re
         moving_techs = any(f.immediate.moves or f.immediate.create_mon for f in tech_facts)
         entries = sum(1 for c in sorted(reach) if cards[c].is_monument and (
             facts[c].decline.create_mon or facts[c].decline.moves
-            or (facts[c].decline.learn and moving_techs)))
+            or (facts[c].decline.learn and moving_techs))) if declining else 0
         rate = 3 if any("phaistos_disc" in f.specials for f in facts_of) else 2
         dig = actions + rate * (straight + declines + entries + once.straighten)
         dig += _top((facts[c].immediate.depth for c in new), c_max)
@@ -164,7 +177,10 @@ def dealt_technologies(st: GameState, facts: FactBook, learns: int, sch: Schedul
     refilled only when a departure (a Learn, a die roll, a card put under its deck) leaves
     it with one card (RULES.md sections 4D and 5), three cards a refill, in deck order; the
     middle-of-game flip deals 3 Level II cards, Pyramid of the Niches (P7) reveals the top 7
-    of the Level II deck. A deck that can run out brings its discards back (reshuffle)."""
+    of the Level II deck. A deck that can run out brings its discards back (reshuffle). In
+    the last turn, only those `solver.bounds.techrow.last_turn_techs` leaves open with at most
+    `learns` Learns (a refill needs a tile left with one card, and a refill's cards count only
+    if a Learn follows it; only the `builders` can enter play)."""
     cards = st.book.cards
     dice = sum(1 for sl in sch.slots if not sl.ends)
     buries = 0
@@ -190,7 +206,27 @@ def dealt_technologies(st: GameState, facts: FactBook, learns: int, sch: Schedul
         out |= set(deck[len(deck) - min(deal, len(deck)):])
         if deal > len(deck):
             out |= set(st.tech_discards[lv - 1])
+    takers, free, candi = tile_facts(st)
+    still = last_turn_techs(st, learns, takers, chests_take_techs(st), builders,
+                            tile_learnable(st, free, candi))
+    if still is not None:
+        out &= still
     return sorted(t for t in out if cards[t].is_tech and t not in st.techs)
+
+
+_TileFacts = tuple[tuple[TileTaker, ...], tuple[int, ...], tuple[int, ...]]
+_TILE_FACTS: dict[object, _TileFacts] = {}  # by card sets: a pure cache
+
+
+def tile_facts(st: GameState) -> _TileFacts:
+    """The pool's tile takers, free learners and Candi Sukuhs (`solver.bounds.techrow`),
+    memoized by card sets."""
+    got = _TILE_FACTS.get(st.book.sets)
+    if got is None:
+        cards, pool = st.book.cards, st.setup.card_pool(st.book)
+        got = (tile_takers(cards, pool), free_learners(cards, pool), candi_cards(cards, pool))
+        _TILE_FACTS[st.book.sets] = got
+    return got
 
 
 _POOL_TECHS: dict[object, list[int]] = {}  # by card sets: a pure cache

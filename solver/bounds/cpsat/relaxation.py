@@ -24,7 +24,8 @@ numbered, beside the code that makes them:
    `solver.bounds.cpsat.effects` (effects) and `solver.bounds.cpsat.timing` (Past counts by
    turn).
 6. **Knowledge**: `solver.bounds.cpsat.knowledge`.
-7. **Technologies**: `solver.bounds.cpsat.technologies` (and `reach.dealt_technologies`).
+7. **Technologies**: `solver.bounds.cpsat.technologies` (and `reach.dealt_technologies`; the
+   last turn's tile refills: `solver.bounds.cpsat.tiles`).
 8. **Scoring**: `solver.bounds.cpsat.scoring`.
 9. **Goals**: `solver.bounds.cpsat.goals`.
 10. **Creation time** (with `RelaxConfig.timed`, or at most `RelaxConfig.timed_turns` turns
@@ -99,6 +100,7 @@ from solver.bounds.cpsat.resources import UnsupportedCardError
 from solver.bounds.cpsat.schedule import END, Phase, build_schedule
 from solver.bounds.cpsat.scoring import maximize_score
 from solver.bounds.cpsat.technologies import choose_technologies, limit_learns, require_at_end
+from solver.bounds.cpsat.tiles import limit_refills
 from solver.bounds.cpsat.timing import gate_timeline_effects, past_by_turn, poulnabrone_turns
 from solver.bounds.cpsat.turns import take_actions
 from solver.bounds.cpsat.variables import Variables
@@ -195,6 +197,13 @@ class RelaxConfig:
     # of test_policy's turn-14 position (1.0 s) then finds no solution, so no plan for NRPA
     # (bound 92 vs 85; 84 vs 84 at 2.0 s): a first solution is fragile there.
     discard_turns: int = 2
+    # Candi Sukuh lowers requirements only where the model creates it or has it in the
+    # Timeline (`technologies.candi_lowering`; else every threshold is 1 lower as soon as one
+    # can be reached): always sound, on when at most this many turns remain. Measured
+    # (session 26): t3-h2's turn-16 start 80 -> 79 (with the tile refills, 78 = its line);
+    # everywhere, the root (24 deals, 1.0 s) 438.1 -> 439.5 (a different LP, not a tighter
+    # one) and test_policy's turn-14 root call found no solution (no plan for NRPA).
+    candi_turns: int = 2
 
 
 ROOT_CONFIG = RelaxConfig(max_deterministic_time=1.0)
@@ -277,7 +286,8 @@ class Relaxation:
         reshuffle = may_reshuffle(ctx)
         monuments = choose_fates(ctx, reshuffle)
         artifacts = choose_artifacts(ctx, reshuffle)
-        techs = choose_technologies(ctx, monuments)
+        techs = choose_technologies(ctx, monuments, ctx.n_slots <= self.config.candi_turns)
+        limit_refills(ctx, techs, monuments)
         events = count_events(ctx, monuments, techs)
         timed = self.config.timed or ctx.n_slots <= self.config.timed_turns
         per_phase = timed or ctx.n_slots <= self.config.per_phase_turns

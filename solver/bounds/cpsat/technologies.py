@@ -5,8 +5,10 @@
    requirement holds for the *final* counters (Past and technology counts never go down, so a
    requirement met when learned still holds at the end; "at most" clauses are dropped; lost
    knowledge uses its largest possible value, artifacts every artifact ever on the board), or
-   by a Learn that ignores requirements (M34). Candi Sukuh (P19) lowers every threshold by 1.
-   Learns are at most the Learn actions plus the granted Learns.
+   by a Learn that ignores requirements (M34). Candi Sukuh (P19) lowers every threshold by 1,
+   but only where the model has it in the Timeline now or creates it (`candi_lowering`; D19
+   lowers one value, so lowering all of them only widens the model). Learns are at most the
+   Learn actions plus the granted Learns.
 """
 
 from __future__ import annotations
@@ -45,10 +47,13 @@ def static_caps(ctx: Context, monuments: Monuments) -> dict[str, int]:
     return caps
 
 
-def choose_technologies(ctx: Context, monuments: Monuments) -> Technologies:
+def choose_technologies(ctx: Context, monuments: Monuments,
+                        candi_created: bool = True) -> Technologies:
     """A Boolean per technology that can still be learned (RULES.md section 5, Learn): those
     whose requirement the largest counters can meet (`schedule.TechGraph`), or any when some
-    Learn may ignore requirements (M34): then learned <= requirement met + learned free."""
+    Learn may ignore requirements (M34): then learned <= requirement met + learned free. With
+    `candi_created`, Candi Sukuh lowers requirements only where the model creates it
+    (`candi_lowering`); else as soon as one can be reached."""
     st, m, cards, facts = ctx.state, ctx.model, ctx.cards, ctx.facts
     tg = TechGraph(st.book, ctx.reach.techs)
     relax = 1 if ctx.reach.candi else 0
@@ -70,7 +75,29 @@ def choose_technologies(ctx: Context, monuments: Monuments) -> Technologies:
     else:
         requirement_met = dict(learned)
     return Technologies(learnable=learnable, learned=learned, requirement_met=requirement_met,
-                        learned_free=learned_free)
+                        learned_free=learned_free,
+                        lowered=candi_lowering(ctx, monuments) if candi_created else relax)
+
+
+def candi_lowering(ctx: Context, monuments: Monuments) -> LinExpr:
+    """1 when Candi Sukuh may lower a requirement (D19: at a Learn while it is in the
+    Timeline): a card with that ability in the Timeline now gives 1; one that is not there
+    lowers only if it is created from now on (a monument enters the Timeline only by a
+    Create, RULES.md section 5), so the model's 0/1 is at most its creations. A reachable
+    one the model does not follow (not among its monuments) gives 1, as before."""
+    if not ctx.reach.candi:
+        return 0
+    candis = [c for c in ctx.reach.playable() if "candi_sukuh" in ctx.facts[c].specials]
+    if any(c in monuments.space_now or c in ctx.state.limbo for c in candis):
+        return 1
+    if any(c not in monuments.created for c in candis if not ctx.cards[c].is_tech):
+        return 1
+    made = [monuments.created[c] for c in candis if not ctx.cards[c].is_tech]
+    if not made:
+        return 0
+    low = ctx.model.new_bool_var("candi_lowers")
+    ctx.model.add(low <= sum(made))
+    return low
 
 
 def limit_learns(ctx: Context, techs: Technologies, turns: TurnActions,
@@ -91,6 +118,7 @@ def require_at_end(ctx: Context, techs: Technologies, final: FinalCounters) -> N
     ``techs.any`` count it too, so they need one more."""
     m, cards, cnt = ctx.model, ctx.cards, final.values
     relax = 1 if ctx.reach.candi else 0
+    low = techs.lowered  # 1 only if Candi Sukuh may be in the Timeline (`candi_lowering`)
     for t in techs.learnable:
         card = cards[t]
         req = techs.requirement_met[t]
@@ -98,15 +126,18 @@ def require_at_end(ctx: Context, techs: Technologies, final: FinalCounters) -> N
         for clause in card.requirement:
             if clause.op == "<=":
                 continue
-            counter, value = clause.counter, clause.value - relax
+            counter, value = clause.counter, clause.value
             if value <= 0:
                 continue
             if counter.startswith(("past.", "techs.")) and counter in cnt:
                 extra = 1 if counter in own else 0
-                m.add(cnt[counter] >= (value + extra) * req)
+                m.add(cnt[counter] >= (value + extra) * req - low)
             elif counter == "lost":
-                m.add(final.lost_peak >= value * req)
+                m.add(final.lost_peak >= value * req - low)
             elif counter == "artifacts":
-                m.add(final.artifacts_ever >= value * req)
-            elif counter_cap(counter, ctx.pool_size) < value:
+                m.add(final.artifacts_ever >= value * req - low)
+            elif counter_cap(counter, ctx.pool_size) < value - relax:
                 m.add(req == 0)
+            elif counter_cap(counter, ctx.pool_size) < value:
+                m.add(req <= low)
+

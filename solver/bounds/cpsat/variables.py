@@ -111,12 +111,15 @@ class Technologies:
     :param learned: one Boolean each.
     :param requirement_met: its requirement holds on the final counters.
     :param learned_free: learned by a Learn that ignores requirements (M34).
+    :param lowered: 1 when Candi Sukuh may be in the Timeline at a Learn (D19: each "at least"
+        value of a requirement may then be 1 lower), else 0 (`technologies.candi_lowering`).
     """
 
     learnable: list[int]
     learned: dict[int, Var]
     requirement_met: dict[int, LinExpr]
     learned_free: dict[int, Var]
+    lowered: LinExpr = 0
 
 
 @dataclass(frozen=True)
