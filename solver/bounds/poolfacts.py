@@ -30,13 +30,9 @@ def _is_mover(card: Card) -> bool:
         e.special == "poulnabrone" for e in card.effects)
 
 
-#: The steps that learn a technology (a Learn, the Pyramid of the Niches').
-
-
 def _grants_learn(card: Card) -> int:
     """How many Learns `card`'s effects grant (each step at least one)."""
     return sum(max(1, s.count) for e in card.effects for s in e.steps if s.op in LEARN_STEPS)
-
 
 
 @dataclass(frozen=True)
