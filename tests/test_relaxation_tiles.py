@@ -1,7 +1,8 @@
 """The last turn's technologies in the constraint layer (issue 13: t3-h2's and t3-h4's turn 16
-proven at its start; `solver.bounds.cpsat.technologies`, `solver.bounds.cpsat.tiles`): Candi Sukuh lowers a requirement only where the model has it in the Timeline, the
-tile refills need Learns of the tiles' own cards, and no decline effect counts once no decline
-phase moves monuments.
+proven at its start; `solver.bounds.cpsat.technologies`, `solver.bounds.cpsat.tiles`): Candi
+Sukuh lowers a requirement only where the model has it in the Timeline, the tile refills need
+Learns of the tiles' own cards, and no decline effect counts once no decline phase moves
+monuments.
 
 RULES.md D19 (Candi Sukuh: at a Learn while it is in the Timeline), section 5 (Learn: an
 available technology; a tile left with one card is refilled with 3 from its level's deck; a

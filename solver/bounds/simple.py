@@ -96,9 +96,9 @@ from solver.bounds.takes import (
     late_creates,
 )
 from solver.bounds.techjoint import few_learns, tech_removals
-from solver.bounds.techrow import last_turn_techs, may_pass
+from solver.bounds.techrow import last_turn_techs, learn_relax, may_pass
 from solver.engine.cards import Card
-from solver.engine.frames import D_LEARN, F_DECLINE_PHASE, F_TIMELINE_PHASE
+from solver.engine.frames import F_DECLINE_PHASE, F_TIMELINE_PHASE
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
 
@@ -148,11 +148,9 @@ def _learnable_later(st: GameState, facts: PoolFacts, present: set[int] | None =
     def may_act(c: int) -> bool:
         return c not in past and (present is None or c in present or cards[c].is_tech)
 
-    if any(may_act(c) for c in facts.free_learners):
+    relax = learn_relax(st, facts.free_learners, facts.candi, may_act)
+    if relax is None:
         return None
-    if any(fr[0] == D_LEARN and fr[2] for fr in st.stack):
-        return None
-    relax = 1 if any(may_act(c) for c in facts.candi) else 0
     floor = min(max(0, lost_floor), st.lost)
     key = (tuple(st.past), st.rotated, st.lost, relax, floor)
     passing = memo.learnable.get(key) if memo is not None else None

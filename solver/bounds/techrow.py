@@ -30,6 +30,7 @@ a chest holds one, the answer is None (no restriction).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -57,12 +58,17 @@ class TileTaker(Frozen):
     :param once: every such effect is immediate and takes technologies off the tiles (no
         Pyramid of the Niches' reveal): it runs once, when the card enters play or the
         collection, and the card cannot go round again (not an artifact).
+    :param niches: of `removals`, the Pyramid of the Niches' reveals (a Learn of a Level II
+        card from the deck, no tile left: `solver.bounds.cpsat.tiles`).
+    :param immediate: every such effect is immediate, with no trigger.
     """
 
     card: int
     tech: bool
     removals: int
     once: bool
+    niches: int = 0
+    immediate: bool = True
 
 
 def tile_takers(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[TileTaker, ...]:
@@ -72,19 +78,23 @@ def tile_takers(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[TileTake
     out: list[TileTaker] = []
     for c in sorted(pool):
         card = cards[c]
-        removals = 0
+        removals = niches = 0
         once = card.is_tech or card.kind != ARTIFACT
+        immediate = True
         found = False
         for e in card.effects:
             steps = [s for s in all_steps(e.steps) if s.op in TILE_OPS]
             if not steps or (e.moment == "decline" and e.trigger is None):
                 continue
             found = True
-            if any(s.op == "niches" for s in steps) or e.moment != "immediate" or e.trigger:
+            if e.moment != "immediate" or e.trigger:
+                once = immediate = False
+            if any(s.op == "niches" for s in steps):
                 once = False
             removals += sum(max(1, s.count) for s in steps)
+            niches += sum(max(1, s.count) for s in steps if s.op == "niches")
         if found:
-            out.append(TileTaker(c, card.is_tech, removals, once))
+            out.append(TileTaker(c, card.is_tech, removals, once, niches, immediate))
     return tuple(out)
 
 
@@ -234,16 +244,27 @@ def candi_cards(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[int, ...
                  if any(e.special == "candi_sukuh" for e in cards[c].effects))
 
 
+def learn_relax(st: GameState, free: tuple[int, ...], candi: tuple[int, ...],
+                may_act: Callable[[int], bool]) -> int | None:
+    """After the last decline, what a requirement may lack and still pass: 1 while a Candi
+    Sukuh (`candi`) may act (D19: one "at least" value 1 lower), else 0; None when a Learn
+    that ignores requirements may still come (one of `free` may act, or one is under way), so
+    any technology may be taken. `may_act`: whether a card of the pool may still act (out of
+    the Past, and whatever else the caller knows)."""
+    if any(may_act(c) for c in free) or any(fr[0] == D_LEARN and fr[2] for fr in st.stack):
+        return None
+    return 1 if any(may_act(c) for c in candi) else 0
+
+
 def tile_learnable(st: GameState, free: tuple[int, ...],
                    candi: tuple[int, ...]) -> frozenset[int] | None:
     """After the last decline: the technologies on the tiles whose requirement may still be
-    met (`may_pass`, lowered by 1 while a Candi Sukuh is out of the Past), or None when a Learn
-    that ignores requirements may still come (one of `free` out of the Past, or one under
-    way). `free` and `candi`: the pool's `free_learners` and `candi_cards`."""
+    met (`may_pass`, with `learn_relax` for any card out of the Past), or None when any may.
+    `free` and `candi`: the pool's `free_learners` and `candi_cards`."""
     past = set(st.past)
-    if any(c not in past for c in free) or any(fr[0] == D_LEARN and fr[2] for fr in st.stack):
+    relax = learn_relax(st, free, candi, lambda c: c not in past)
+    if relax is None:
         return None
-    relax = 1 if any(c not in past for c in candi) else 0
     cards = st.book.cards
     return frozenset(c for c in st.available_techs()
                      if may_pass(st, cards[c].requirement, c, relax))

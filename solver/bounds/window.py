@@ -44,18 +44,19 @@ The Past, the technologies and their tiles (the Learn, if any, takes the same te
 the same tiles whenever it runs, and what the technology's immediate effect buries is followed
 choice by choice; the technology phase rolls the next value of the fixed die sequence, section
 4D), the Timeline, the artifacts and the chests are the same, but for one move: a decline
-effect of space 1 that moves another monument (C15, P12), the learned technology's (T10), or
-a created card's swap of itself with another monument (C13, C14, P23: at the payment of the
-turn's last action, before the Timeline phase, `solver.bounds.windowmoves.self_swap`; or at
-the window's Create), is followed target by target and space by space, each outcome a start
-of its own (the mover declines first in the passive line: any other order reaches one of its
-outcomes); a monument may move into space 1 (its decline effects are tallied with the
-others, its knowledge may convert) or out of it (its knowledge may stay), which widens lost
-knowledge's range by what the most any holds (`solver.bounds.windowwork.moved`); with a move
-in or before the Timeline phase the conditions on the Timeline's places are taken as
-holding. The Timeline effects that the window cannot run are those whose condition needs more lost knowledge than there is now (lost
-knowledge does not grow before the decline phase, and the Timeline phase comes first, section
-4B), and what follows a payment of more cards than the hand can ever hold in the window.
+effect of space 1 that moves another monument (C15, P12), the learned technology's (T10), or a
+created card's swap of itself with another monument (C13, C14, P23: at the payment of the
+turn's last action, before the Timeline phase, `solver.bounds.windowmoves.self_swap`; or at the
+window's Create), is followed target by target and space by space, each outcome a start of its
+own (the mover declines first in the passive line: any other order reaches one of its
+outcomes); a monument may move into space 1 (its decline effects are tallied with the others,
+its knowledge may convert) or out of it (its knowledge may stay), which widens lost knowledge's
+range by what the most any holds (`solver.bounds.windowwork.moved`); with a move in or before
+the Timeline phase the conditions on the Timeline's places are taken as holding. The Timeline
+effects that the window cannot run are those whose condition needs more lost knowledge than
+there is now (lost knowledge does not grow before the decline phase, and the Timeline phase
+comes first, section 4B), and what follows a payment of more cards than the hand can ever hold
+in the window.
 
 A chest under the board that creates (Ж) is the window's one Create, followed at each
 lightning window left (`solver.bounds.windowcreate`). The window stays open once the decline

@@ -26,8 +26,7 @@ from __future__ import annotations
 from solver.bounds.cpsat.context import Context, LinExpr
 from solver.bounds.cpsat.reach import tile_facts
 from solver.bounds.cpsat.variables import Monuments, Technologies
-from solver.bounds.techrow import TILE_OPS, chests_take_techs, tile_ops_under_way
-from solver.engine.cards import all_steps
+from solver.bounds.techrow import chests_take_techs, tile_ops_under_way
 from solver.engine.setup import turns_for
 
 
@@ -35,7 +34,7 @@ def _takes(ctx: Context, techs: Technologies,
            monuments: Monuments) -> tuple[LinExpr, LinExpr] | None:
     """(technologies the effects can take off the tiles, Learns of the Pyramid of the Niches),
     or None when some effect that may run cannot be counted (see the module)."""
-    st, cards = ctx.state, ctx.cards
+    st = ctx.state
     takers, _, _ = tile_facts(st)
     past, known = set(st.past), set(st.techs)
     in_play = set(st.artifacts) | {c for sp in st.spaces for c in sp}
@@ -59,12 +58,10 @@ def _takes(ctx: Context, techs: Technologies,
             act = monuments.created[c]
         else:
             return None
-        steps = [(e, s) for e in cards[c].effects for s in all_steps(e.steps)
-                 if s.op in TILE_OPS and not (e.moment == "decline" and e.trigger is None)]
-        if any(e.moment != "immediate" or e.trigger is not None for e, _ in steps):
+        if not t.immediate:
             return None
-        taken = taken + sum(max(1, s.count) for _, s in steps if s.op != "niches") * act
-        if any(s.op == "niches" for _, s in steps):
+        taken = taken + (t.removals - t.niches) * act
+        if t.niches:
             niches = niches + act
     return taken, niches
 
