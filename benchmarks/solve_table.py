@@ -1,6 +1,6 @@
 """The solver's figures on the 24 trial deals: trials 1-6 x premade hands 1-4, seed 0.
 
-    python -m benchmarks.solve_table [--time-limit 60] [--workers 2] [--bound simple]
+    python -m benchmarks.solve_table [--time-limit 60] [--workers 2] [--bound cpsat|simple]
                                      [--deals t1-h1,t2-h3] [--json] [--out FILE.jsonl]
                                      [--polish-share 0.25]
 
@@ -109,8 +109,9 @@ def add_budget_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=2, metavar="W",
                         help="processes of each solve: NRPA's, and the exact searches' "
                              "(default 2)")
-    parser.add_argument("--bound", choices=BOUND_NAMES, default="simple",
-                        help="bound of the exact search, as heritage solve --bound")
+    parser.add_argument("--bound", choices=BOUND_NAMES, default="cpsat",
+                        help="bound of the exact search, as heritage solve --bound (default "
+                             "cpsat, as heritage solve)")
     parser.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")
     parser.add_argument("--trials", default=",".join(map(str, TRIALS)),
                         help="trials, comma separated (default 1-6)")

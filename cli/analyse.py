@@ -31,7 +31,7 @@ from rich.console import Console
 from rich.progress import Progress as Bar
 
 from cli.common import Output, domain_errors, fail, note
-from cli.options import BoundOption, JsonOption
+from cli.options import MANY_SOLVES_BOUND, BoundOption, JsonOption
 from puzzles.lines import read_line_file, replay
 from solver.analysis.review import Review, ReviewConfig, TurnReview, review_game
 from solver.bounds.bound import BOUND_NAMES
@@ -78,7 +78,7 @@ def analyse_command(
     workers: Annotated[int | None, typer.Option(
         "--workers", metavar="W", help="Positions solved at once (processes); the result does "
         "not depend on it. Default: the number of CPUs.")] = None,
-    bound: BoundOption = "simple",
+    bound: BoundOption = MANY_SOLVES_BOUND,
     every_decision: Annotated[bool, typer.Option(
         "--every-decision", help="Analyse the position before every decision, not only at "
         "each turn start.")] = False,

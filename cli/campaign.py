@@ -24,6 +24,7 @@ from cli.common import Output, check_out, domain_errors, fail, line_text, write_
 from cli.lineview import print_goals, print_score
 from cli.options import (
     SEED_MAX,
+    SOLVE_BOUND,
     BoundOption,
     CardsOption,
     ChestsOption,
@@ -223,7 +224,7 @@ def solve_command(
     time_limit: TimeLimitOption = None,
     node_limit: NodeLimitOption = None,
     workers: WorkersOption = 1,
-    bound: BoundOption = "simple",
+    bound: BoundOption = SOLVE_BOUND,
     json_output: Annotated[bool, typer.Option("--json", help="Print the line file with status, "
                                               "vp, bound, gap, nodes and seconds.")] = False,
     out_file: Annotated[Path | None, typer.Option(

@@ -41,6 +41,7 @@ from cli.common import (
 from cli.lineplot import check_plot, draw_line
 from cli.lineview import print_game
 from cli.options import (
+    SOLVE_BOUND,
     BoundOption,
     CardsOption,
     ChestsOption,
@@ -293,7 +294,7 @@ def solve_command(
     cards: CardsOption = None,
     chests: ChestsOption = None,
     trials: TrialsOption = None,
-    bound: BoundOption = "simple",
+    bound: BoundOption = SOLVE_BOUND,
     tt_memory: TTMemoryOption = DEFAULT_MEMORY_MB,
     json_output: Annotated[bool, typer.Option("--json", help="Print the line file with status, "
                                               "vp, bound, gap, nodes and seconds.")] = False,
@@ -345,7 +346,7 @@ def check_command(
     cards: CardsOption = None,
     chests: ChestsOption = None,
     trials: TrialsOption = None,
-    bound: BoundOption = "simple",
+    bound: BoundOption = SOLVE_BOUND,
     tt_memory: TTMemoryOption = DEFAULT_MEMORY_MB,
     json_output: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
     deck: DeckOption = None,

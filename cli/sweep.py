@@ -60,7 +60,7 @@ from benchmarks.sweep.run import DROP, SweepTally, run_sweep
 from benchmarks.sweep.store import SweepStore
 from benchmarks.sweep.tasks import worker_identity
 from cli.common import Output, domain_errors, fail, note, write_out
-from cli.options import BoundOption
+from cli.options import MANY_SOLVES_BOUND, BoundOption
 from solver.engine.record import dumps
 
 sweep_app = typer.Typer(
@@ -196,7 +196,7 @@ def run_command(
         "own seed) or a range or list crossed with --seeds.")] = SAME,
     time_limit: TimeBudget = None,
     node_limit: NodeBudget = None,
-    bound: BoundOption = "simple",
+    bound: BoundOption = MANY_SOLVES_BOUND,
     workers: Annotated[int | None, typer.Option(
         "--workers", metavar="N", help="Worker processes of the process pool (default: one "
         "per core).")] = None,

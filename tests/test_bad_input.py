@@ -107,7 +107,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     line = json.loads(played.stdout)
     put("line.json", played.stdout)
     solved = run(["solve", "--trial", "1", "--hand", "2", "--seed", "1", "--node-limit", "3000",
-                  "--json"])
+                  "--bound", "simple", "--json"])
     assert solved.exit_code == 0, solved.output
     trial_line = json.loads(solved.stdout)
     for name, field, value in [

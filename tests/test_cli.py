@@ -339,6 +339,11 @@ def test_solve_smoke_json_is_verified(tmp_path: Path) -> None:
     line.write_text(result.stdout, encoding="utf-8")
     check = RUNNER.invoke(app, ["verify", str(line)])
     assert check.exit_code == 0, check.output
+    # the default bound is the constraint layer's (cli.options.SOLVE_BOUND): its root bound
+    # stands far below the simple bound's (438 against 552 on this deal)
+    simple = RUNNER.invoke(app, ["solve", "--trial", "1", "--hand", "1", "--seed", "0",
+                                 "--node-limit", "3000", "--bound", "simple", "--json"])
+    assert data["bound"] < json.loads(simple.stdout)["bound"] - 50
 
 
 def test_solve_text_output_names_status_and_goals() -> None:

@@ -88,7 +88,7 @@ def late_position(tmp_path: Path) -> Path:
 
 
 def test_ctrl_c_in_nrpa_prints_the_best_line() -> None:
-    run = Run("solve", "--trial", "1", "--time-limit", "60")
+    run = Run("solve", "--trial", "1", "--bound", "simple", "--time-limit", "60")
     run.wait_for("heuristic")
     time.sleep(1.0)  # some lines found
     code, out, after = run.interrupt()

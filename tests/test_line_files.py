@@ -112,7 +112,7 @@ def test_json_on_stdout_names_data_files_from_the_working_directory(
 # ------------------------------------------------------------------ claims
 
 def _solve_json(*args: str) -> tuple[int, dict[str, Any]]:
-    result = run("solve", *args, "--json")
+    result = run("solve", *args, "--bound", "simple", "--json")
     return result.exit_code, json.loads(result.stdout)
 
 

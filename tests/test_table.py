@@ -155,7 +155,8 @@ def test_solve_and_check_take_a_real_deal(tmp_path: Path) -> None:
     dice = ",".join(["3"] * 14)
     for command in ("solve", "check"):
         result = run(command, "--trial", "1", "--deck", str(deck), "--dice", dice,
-                     "--time-space", "3", "--tech-deck-1", "T3", "--node-limit", "1500", "--json")
+                     "--time-space", "3", "--tech-deck-1", "T3", "--node-limit", "1500",
+                     "--bound", "simple", "--json")
         assert result.exit_code in (0, 3), result.output
         setup = json.loads(result.stdout)["setup"]
         assert setup["deck"] == rest and setup["dice"] == [3] * 14
