@@ -316,7 +316,7 @@ def test_check_proves_a_constructed_deal_infeasible(tmp_path: Path) -> None:
     res = runner.invoke(app, [*args, "--bound", "cpsat"])
     assert res.exit_code == 1, res.output
     assert json.loads(res.output)["winnable"] == "no"
-    assert runner.invoke(app, args).exit_code == 3  # the simple bound cannot tell
+    assert runner.invoke(app, [*args, "--bound", "simple"]).exit_code == 3  # it cannot tell
 
 
 # ------------------------------------------------------------------ the bound API
