@@ -422,6 +422,8 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
                              cfg.plan_bonus)
         if rb.infeasible and value is None:
             status, proven = Status.INFEASIBLE, True
+        elif value is not None and rb.bound <= value:
+            status, proven = Status.OPTIMAL, True  # the incumbent reaches the bound
         interrupted = interrupt.is_set()
     if not proven and not interrupted and cfg.exact \
             and decline_phases_left(root) <= cfg.exact_first_phases:
@@ -484,6 +486,8 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
         elif res.status == Status.FEASIBLE and res.value is not None:
             status, value, line = Status.FEASIBLE, res.value, list(res.line)
             proven_from = None  # a new line: the polish's proof was about the old one's tail
+    if status == Status.FEASIBLE and value is not None and progress.bound <= value:
+        status = Status.OPTIMAL  # a line that reaches an upper bound cannot be beaten
     bound = progress.bound
     if status == Status.OPTIMAL and value is not None:
         bound = value

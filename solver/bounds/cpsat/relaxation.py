@@ -25,7 +25,9 @@ numbered, beside the code that makes them:
    turn).
 6. **Knowledge**: `solver.bounds.cpsat.knowledge`.
 7. **Technologies**: `solver.bounds.cpsat.technologies` (and `reach.dealt_technologies`; the
-   last turn's tile refills: `solver.bounds.cpsat.tiles`).
+   last turn's tile refills: `solver.bounds.cpsat.tiles`; the deals followed card by card
+   after the middle of the game, die rolls and reshuffles included:
+   `solver.bounds.cpsat.techdeal`).
 8. **Scoring**: `solver.bounds.cpsat.scoring`.
 9. **Goals**: `solver.bounds.cpsat.goals`.
 10. **Creation time** (with `RelaxConfig.timed`, or at most `RelaxConfig.timed_turns` turns
@@ -99,6 +101,7 @@ from solver.bounds.cpsat.reshuffle import may_reshuffle
 from solver.bounds.cpsat.resources import UnsupportedCardError
 from solver.bounds.cpsat.schedule import END, Phase, build_schedule
 from solver.bounds.cpsat.scoring import maximize_score
+from solver.bounds.cpsat.techdeal import limit_deals
 from solver.bounds.cpsat.technologies import choose_technologies, limit_learns, require_at_end
 from solver.bounds.cpsat.tiles import limit_refills
 from solver.bounds.cpsat.timing import gate_timeline_effects, past_by_turn, poulnabrone_turns
@@ -288,6 +291,7 @@ class Relaxation:
         artifacts = choose_artifacts(ctx, reshuffle)
         techs = choose_technologies(ctx, monuments, ctx.n_slots <= self.config.candi_turns)
         limit_refills(ctx, techs, monuments)
+        limit_deals(ctx, techs, monuments)
         events = count_events(ctx, monuments, techs)
         timed = self.config.timed or ctx.n_slots <= self.config.timed_turns
         per_phase = timed or ctx.n_slots <= self.config.per_phase_turns

@@ -30,7 +30,7 @@ from solver.bounds.techrow import chests_take_techs, tile_ops_under_way
 from solver.engine.setup import turns_for
 
 
-def _takes(ctx: Context, techs: Technologies,
+def takes(ctx: Context, techs: Technologies,
            monuments: Monuments) -> tuple[LinExpr, LinExpr] | None:
     """(technologies the effects can take off the tiles, Learns of the Pyramid of the Niches),
     or None when some effect that may run cannot be counted (see the module)."""
@@ -73,7 +73,7 @@ def limit_refills(ctx: Context, techs: Technologies, monuments: Monuments) -> No
     if (st.over or max(st.turn, 1) != turns_for(st.setup.time_space) or st.limbo
             or chests_take_techs(st) or tile_ops_under_way(st)):
         return
-    counted = _takes(ctx, techs, monuments)
+    counted = takes(ctx, techs, monuments)
     if counted is None:
         return
     taken, niches = counted

@@ -1,0 +1,233 @@
+"""The technologies the tiles can still deal, followed card by card (relaxation 7, with
+`technologies` and `tiles`): a technology not on a tile now is learned only after the
+departures from its level's tiles that bring it there.
+
+RULES.md section 5 (Learn) and 4D: a technology leaves a tile when it is learned or when the
+technology phase's die discards the card in its slot; a tile left with exactly one card
+discards it and is refilled with 3 cards from the top of its level's deck, and an empty deck is
+replaced by its discard pile shuffled (section 3 step 1: a seeded shuffle of the sorted pile,
+`GameState.reshuffle_tech`). After the middle of the game (section 6) the die acts on Level II
+only (D9), and its rolls are the deal's. So from a position, level by level, every sequence of
+departures can be followed exactly, each a Learn of any card on the level's tiles (the card
+leaves) or the next die roll (its slot's card, if any, goes to the discard pile): a
+breadth-first walk of those sequences gives, for each card, the fewest departures before it
+shows on a tile. Which cards a reshuffle brings back, and in what order, depends on the pile
+at that moment, so the walk keeps one *scenario* per content of the first reshuffle's pile.
+
+In the model, one scenario at most is chosen (none: no reshuffle), a card is learned only in a
+scenario where it shows, and a learned card's departures before it are counted by the
+level's Learns plus the die rolls left (Level II), at least its fewest in that scenario plus
+its own Learn. Any line maps onto this: its first reshuffle (if any) is a scenario of the walk,
+and every departure it makes is one of those counted. A walk that would pass `MAX_STATES`
+positions stops; every card it has not reached by then counts the depth it stopped at, in an
+extra scenario open to every card (sound, looser). Scenarios whose needs are all at least
+another's are dropped (a line in one also satisfies the other's constraints).
+
+The rule is left out wherever a departure of another kind may come: before the middle of the
+game (the flip deals a tile), with a technology in limbo or a tile operation under way, a
+chest that takes technologies, an effect that buries, holds or reveals technologies (Candi
+Kethek P35, Latin Alphabet T27, the Pyramid of the Niches P7: `tiles.takes`), or a die roll the
+deal does not hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from solver.bounds.cpsat.context import Context, LinExpr
+from solver.bounds.cpsat.tiles import takes
+from solver.bounds.cpsat.variables import Monuments, Technologies
+from solver.bounds.techrow import chests_take_techs, tile_ops_under_way
+from solver.engine.state import GameState
+from solver.rng import shuffled
+
+#: The most positions one walk visits (~0.1-0.3 s of pure Python); deeper cards count the depth
+#: reached (the extra scenario of the module).
+MAX_STATES: Final = 20_000
+_TILE_C: Final = 2
+
+# tiles (9 slots, -1 empty), deck (top last), discard pile, reshuffles, die rolls used,
+# the first reshuffle's pile (None before it)
+_Walk = tuple[tuple[int, ...], tuple[int, ...], frozenset[int], int, int, tuple[int, ...] | None]
+# scenario -> card -> fewest departures before it shows; the depth a cut walk stopped at
+Depths = tuple[dict[tuple[int, ...] | None, dict[int, int]], int | None]
+
+_CACHE: dict[tuple[object, ...], Depths] = {}  # a pure cache: the walk depends only on its key
+_CACHE_SIZE: Final = 256
+
+
+def die_slots(st: GameState, dice: int) -> tuple[int, ...] | None:
+    """The slots (0-8) the next `dice` rolls hit after the middle of the game (section 4D, D9:
+    rolls 1-3 tile A, 4-6 tile B, the tile that stayed Level I passing its numbers to tile C),
+    or None if the deal holds fewer rolls."""
+    rolls = st.setup.rolls[st.die_pos:st.die_pos + dice]
+    if len(rolls) < dice:
+        return None
+    out = []
+    for roll in rolls:
+        tile = 0 if roll <= 3 else 1
+        if st.tile_level[tile] == 1:
+            tile = _TILE_C
+        out.append(3 * tile + (roll - 1) % 3)
+    return tuple(out)
+
+
+def _depart(w: _Walk, slot: int, learned: bool, seed: int, purpose: str) -> _Walk:
+    """The position after the card in `slot` leaves (learned, or discarded by the die), with the
+    tile rule and a refill (reshuffling the pile when the deck runs out) as the engine does."""
+    ts, deck, pile, n, used, first = w
+    tiles = list(ts)
+    card = tiles[slot]
+    tiles[slot] = -1
+    if not learned:
+        pile = pile | {card}
+    k = slot // 3
+    left = [c for c in tiles[3 * k:3 * k + 3] if c >= 0]
+    if len(left) == 1:
+        pile = pile | {left[0]}
+        tiles[3 * k:3 * k + 3] = [-1, -1, -1]
+        if len(deck) + len(pile) >= 3:
+            cards = list(deck)
+            for j in range(3):
+                if not cards:
+                    order = sorted(pile)
+                    if first is None:
+                        first = tuple(order)
+                    cards = shuffled(seed, purpose, n, order)
+                    n += 1
+                    pile = frozenset()
+                tiles[3 * k + j] = cards.pop()
+            deck = tuple(cards)
+    return tuple(tiles), deck, pile, n, used, first
+
+
+def walk(st: GameState, level: int, slots: tuple[int, ...],
+         max_states: int = MAX_STATES) -> Depths:
+    """For each scenario (the first reshuffle's pile; None: before any), the fewest departures
+    from the tiles of `level` before each card shows on one, and the depth the walk stopped at
+    (None: it was complete). Cached by its inputs."""
+    key = (st.setup.seed, level, tuple(st.tile_level), tuple(st.tiles),
+           tuple(st.tech_decks[level - 1]), tuple(sorted(st.tech_discards[level - 1])),
+           st.reshuffles[level], slots, max_states)
+    got = _CACHE.get(key)
+    if got is not None:
+        return got
+    purpose = "tech1-reshuffle" if level == 1 else "tech2-reshuffle"
+    seed = st.setup.seed
+    mine = [k for k in range(3) if st.tile_level[k] == level]
+    start: _Walk = (tuple(st.tiles), tuple(st.tech_decks[level - 1]),
+                    frozenset(st.tech_discards[level - 1]), st.reshuffles[level], 0, None)
+    depths: dict[tuple[int, ...] | None, dict[int, int]] = {
+        None: {c: 0 for k in mine for c in st.tiles[3 * k:3 * k + 3] if c >= 0}}
+    seen = {start}
+    frontier = [start]
+    depth = 0
+    cut: int | None = None
+    while frontier and cut is None:
+        nxt: list[_Walk] = []
+        for w in frontier:
+            ts, used = w[0], w[4]
+            moves = [_depart(w, 3 * k + j, True, seed, purpose)
+                     for k in mine for j in range(3) if ts[3 * k + j] >= 0]
+            if used < len(slots):
+                sl = slots[used]
+                after = _depart(w, sl, False, seed, purpose) \
+                    if st.tile_level[sl // 3] == level and ts[sl] >= 0 else w
+                moves.append((*after[:4], used + 1, after[5]))
+            for w2 in moves:
+                if w2 in seen:
+                    continue
+                seen.add(w2)
+                shown = depths.setdefault(w2[5], {})
+                for k in mine:
+                    for c in w2[0][3 * k:3 * k + 3]:
+                        if c >= 0:
+                            shown.setdefault(c, depth + 1)
+                nxt.append(w2)
+            if len(seen) > max_states:
+                cut = depth + 1
+                break
+        frontier = nxt
+        depth += 1
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[key] = (depths, cut)
+    return depths, cut
+
+
+def _needs(depths: Depths, cards: Sequence[int]) -> tuple[dict[int, int], list[dict[int, int]]]:
+    """(each card's fewest departures with no reshuffle, then one map per scenario kept): a
+    card missing from a map never shows in that scenario. Dominated scenarios are dropped."""
+    by_scenario, cut = depths
+    before = by_scenario.get(None, {})
+    scenarios: list[dict[int, int]] = []
+    for sc, shown in by_scenario.items():
+        if sc is None:
+            continue
+        need = {}
+        for c in cards:
+            d = min(shown.get(c, 10**9), before.get(c, 10**9))
+            if d < 10**9:
+                need[c] = d
+            elif cut is not None:
+                need[c] = cut
+        scenarios.append(need)
+    if cut is not None:
+        scenarios.append({c: min(cut, before.get(c, cut)) for c in cards})
+    unique = {tuple(sorted(s.items())): s for s in scenarios}
+    ordered = sorted(unique.values(), key=lambda s: (-len(s), sum(s.values())))
+    kept: list[dict[int, int]] = []
+    for s in ordered:
+        if not any(s.keys() <= k.keys() and all(k[c] <= d for c, d in s.items()) for k in kept):
+            kept.append(s)
+    none = {c: before[c] for c in cards if c in before}
+    return none, kept
+
+
+def limit_deals(ctx: Context, techs: Technologies, monuments: Monuments) -> None:
+    """The constraints of the module (where they hold: see its last paragraph)."""
+    st, m, cards = ctx.state, ctx.model, ctx.cards
+    if (st.over or not st.midgame or st.limbo or chests_take_techs(st)
+            or tile_ops_under_way(st)):
+        return
+    counted = takes(ctx, techs, monuments)
+    if counted is None or not (isinstance(counted[0], int) and counted[0] == 0
+                               and isinstance(counted[1], int) and counted[1] == 0):
+        return
+    dice = sum(1 for sl in ctx.slots if not sl.ends)
+    slots = die_slots(st, dice)
+    if slots is None:
+        return
+    held = {t for _, t in st.held}
+    for level in (1, 2):
+        mine = [t for t in techs.learnable if cards[t].level == level and t not in held]
+        if not mine:
+            continue
+        none, scenarios = _needs(walk(st, level, slots), mine)
+        if all(none.get(t, 1) == 0 for t in mine):
+            continue  # every card is on a tile now
+        rolls = sum(1 for s in slots if st.tile_level[s // 3] == level)
+        departures: LinExpr = sum(techs.learned[t] for t in mine) + rolls
+        chosen = [m.new_bool_var(f"deal{level}_{i}") for i in range(len(scenarios))]
+        m.add(sum(chosen) <= 1)
+        no_reshuffle: LinExpr = 1 - sum(chosen)
+        big = 2 + max([*none.values(), *(d for sc in scenarios for d in sc.values())])
+        for t in mine:
+            open_to: list[LinExpr] = []
+            need: LinExpr = 0
+            if t in none:
+                open_to.append(no_reshuffle)
+                need = need + (none[t] + 1) * no_reshuffle
+            for z, sc in zip(chosen, scenarios, strict=True):
+                if t in sc:
+                    open_to.append(z)
+                    need = need + (sc[t] + 1) * z
+            x = techs.learned[t]
+            if not open_to:
+                m.add(x == 0)
+                continue
+            if none.get(t) == 0 and all(sc.get(t) == 0 for sc in scenarios):
+                continue
+            m.add(x <= sum(open_to))
+            m.add(departures >= need - big * (1 - x))

@@ -1,0 +1,132 @@
+"""The technologies the tiles can still deal, followed card by card (issue 13: t3-h2 proven
+from the start of turn 15; `solver.bounds.cpsat.techdeal`).
+
+RULES.md section 5 (Learn: a tile left with exactly one card discards it and is refilled with 3
+from its level's deck, the discard pile shuffled back when the deck runs out), 4D and D9 (the
+die discards the Level II card in its slot after the middle of the game), section 3 step 1 (a
+seeded shuffle of the sorted pile)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import solver.bounds.cpsat.relaxation as relaxation
+from benchmarks.prove_from import given_lines
+from solver.bounds.cpsat.bound import relaxed_bound
+from solver.bounds.cpsat.techdeal import _needs, die_slots, walk
+from solver.engine.state import GameState
+from solver.search.status import Status
+from solver.solve import SolveConfig, solve
+from tests.test_relaxation_tiles import CFG, LINES
+
+
+def turn_start(deal: str, turn: int) -> tuple[GameState, GameState, list[int]]:
+    """(the start of `turn` on the kept 60 s line of `deal`, the line's end, the line's rest)."""
+    for name, root, line in given_lines(LINES):
+        if name != deal:
+            continue
+        st = root.clone()
+        i = 0
+        while st.turn < turn:
+            st.apply(line[i])
+            i += 1
+        end = st.clone()
+        for a in line[i:]:
+            end.apply(a)
+        return st, end, list(line[i:])
+    raise AssertionError(f"{deal} not among the kept lines")
+
+
+def depart(st: GameState, slot: int, learned: bool) -> None:
+    """The engine's own departure: a Learn's take (the card leaves) or the die's discard, then
+    the tile rule (`GameState.check_tile`)."""
+    card = st.tiles[slot]
+    st.tiles[slot] = -1
+    if not learned:
+        st.discard_tech(card)
+    st.check_tile(slot // 3)
+
+
+@pytest.mark.parametrize("deal", ["t3-h2-s0", "t1-h3-s0", "t2-h4-s0", "t5-h4-s0", "t6-h4-s0"])
+def test_the_walk_finds_every_card_the_engine_shows(deal: str) -> None:
+    """Random departures played with the engine's own tile rule and reshuffle: every card a tile
+    shows after k departures is within k in the walk's map of the first reshuffle's pile (or
+    before any reshuffle); the die acts only at its rolls, in order. These decks reshuffle within
+    a few departures (t3-h2: 2 Level II cards left, t1-h3 / t2-h4 / t5-h4: none)."""
+    st0, _, _ = turn_start(deal, 15)
+    dice = 1  # turn 15's technology phase (turn 16's decline phase ends the game)
+    slots = die_slots(st0, dice)
+    assert slots is not None
+    rng = random.Random(7)
+    reshuffled = 0
+    for level in (1, 2):
+        depths, cut = walk(st0, level, slots)
+        mine = [k for k in range(3) if st0.tile_level[k] == level]
+        for _ in range(60):
+            st = st0.clone()
+            used = 0
+            first: tuple[int, ...] | None = None
+            for k in range(1, 9):
+                if cut is not None and k >= cut:
+                    break
+                pile = set(st.tech_discards[level - 1])
+                shuffles = st.reshuffles[level]
+                on = [3 * t + j for t in mine for j in range(3) if st.tiles[3 * t + j] >= 0]
+                if used < len(slots) and rng.random() < 0.3:
+                    slot, learned = slots[used], False
+                    used += 1
+                    if st.tile_level[slot // 3] != level or st.tiles[slot] < 0:
+                        slot = -1
+                elif on:
+                    slot, learned = rng.choice(on), True
+                else:
+                    break
+                if slot >= 0:
+                    tile = {c for c in st.tiles[3 * (slot // 3):3 * (slot // 3) + 3] if c >= 0}
+                    card = st.tiles[slot]
+                    depart(st, slot, learned)
+                    if first is None and st.reshuffles[level] > shuffles:
+                        # the pile shuffled: the one before, the die's card, the tile's last
+                        die = set() if learned else {card}
+                        first = tuple(sorted(pile | (tile - {card}) | die))
+                for t in mine:
+                    for c in st.tiles[3 * t:3 * t + 3]:
+                        if c < 0:
+                            continue
+                        before = depths[None].get(c, 99)
+                        within = depths[first].get(c, 99) if first is not None else 99
+                        assert min(before, within) <= k, (deal, level, k, c)
+            reshuffled += first is not None
+    assert reshuffled > 0 or deal == "t6-h4-s0"  # its Level II deck holds 12
+
+
+def test_dominated_scenarios_are_dropped() -> None:
+    """A scenario needing at least another's departures for every card (and showing no card the
+    other does not) adds nothing."""
+    by = {None: {1: 0}, (5,): {2: 1, 3: 2}, (6,): {2: 1, 3: 4}, (7,): {2: 3}}
+    none, kept = _needs((by, None), [1, 2, 3])
+    assert none == {1: 0}
+    assert kept == [{1: 0, 2: 1, 3: 2}]
+    none, kept = _needs((by, 5), [1, 2, 3, 4])
+    assert {1: 0, 2: 1, 3: 2, 4: 5} in kept and len(kept) == 1
+
+
+def test_t3_h2_turn_15_start_is_bounded_by_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """t3-h2's kept line (78 VP): at its turn-15 start the model's optimum was 79, learning
+    Pythagoras (T31), Alchemy (T37) and Maya Script (T43) from the Level II discard pile, which
+    turn 15's die roll and refills reshuffle; in no one reshuffle do all three come up within the
+    Learns the model has (T31 needs the pile without Tiwanaku's T45, T37 with it or T28's...).
+    Now the bound there is the line's VP (the search proves it at the start of turn 15);
+    without the rule, more."""
+    st, end, rest = turn_start("t3-h2-s0", 15)
+    assert end.value() == 78
+    assert relaxed_bound(st, CFG).bound == 78
+    # a solve given the line proves it at the root bound, before any search
+    res = solve(st, SolveConfig(node_limit=1, bound="cpsat"), incumbent=rest)
+    assert res.status == Status.OPTIMAL and res.value == 78 and res.nodes == 0
+    res = solve(st, SolveConfig(node_limit=1, bound="simple"), incumbent=rest)
+    assert res.status == Status.FEASIBLE and res.bound > 78
+    monkeypatch.setattr(relaxation, "limit_deals", lambda ctx, techs, mons: None)
+    assert relaxed_bound(st, CFG).bound > 78
