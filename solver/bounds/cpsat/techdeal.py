@@ -42,8 +42,9 @@ from solver.bounds.techrow import chests_take_techs, tile_ops_under_way
 from solver.engine.state import GameState
 from solver.rng import shuffled
 
-#: The most positions one walk visits (~0.1-0.3 s of pure Python); deeper cards count the depth
-#: reached (the extra scenario of the module).
+#: The most positions one walk visits (0.1-0.2 s a level in pure Python on the suite's turn-15
+#: starts, cached by the technology state); deeper cards count the depth reached (the extra
+#: scenario of the module).
 MAX_STATES: Final = 20_000
 _TILE_C: Final = 2
 
