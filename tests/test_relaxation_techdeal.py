@@ -43,7 +43,7 @@ def depart(st: GameState, slot: int, learned: bool) -> None:
     """The engine's own departure: a Learn's take (the card leaves) or the die's discard, then
     the tile rule (`GameState.check_tile`)."""
     card = st.tiles[slot]
-    st.tiles[slot] = -1
+    st.take_from_tile(card)
     if not learned:
         st.discard_tech(card)
     st.check_tile(slot // 3)

@@ -45,7 +45,7 @@ from solver.engine.frames import (
 )
 from solver.engine.newgame import new_game
 from solver.engine.setup import Setup
-from solver.engine.state import EMPTY, TILE_C, GameState
+from solver.engine.state import EMPTY, GameState
 from solver.engine.wording import (
     Change,
     Namer,
@@ -291,10 +291,8 @@ class _Walker:
         left with one card is discarded and refilled."""
         st = self.st
         roll = st.setup.rolls[st.die_pos]
-        tile = 0 if roll <= 3 else 1
-        if st.midgame and st.tile_level[tile] == 1:
-            tile = TILE_C
-        slot = 3 * tile + (roll - 1) % 3
+        slot = st.die_slot(roll)
+        tile = slot // 3
         hit = st.tiles[slot]
         run(st, fr)
         name = self.namer

@@ -310,6 +310,15 @@ class GameState:
     def available_techs(self) -> list[int]:
         return [c for c in self.tiles if c != EMPTY]
 
+    def die_slot(self, roll: int) -> int:
+        """The slot (0-8; its tile is ``slot // 3``) a die roll hits (RULES.md section 4D,
+        D9): rolls 1-3 tile A, 4-6 tile B; after the middle of the game, where that tile stayed
+        Level I, tile C takes its numbers."""
+        tile = 0 if roll <= 3 else 1
+        if self.midgame and self.tile_level[tile] == 1:
+            tile = TILE_C
+        return 3 * tile + (roll - 1) % 3
+
     def take_from_tile(self, tech: int) -> int:
         """Remove a technology from its tile; return the tile."""
         i = self.tiles.index(tech)

@@ -27,7 +27,7 @@ from solver.engine.frames import (
     Registry,
 )
 from solver.engine.learn import any_learnable, start_learn
-from solver.engine.state import CHEST_BASE, EMPTY, TILE_C, TIME, GameState
+from solver.engine.state import CHEST_BASE, EMPTY, TIME, GameState
 
 
 def turn_start(st: GameState, fr: Frame) -> None:
@@ -182,17 +182,13 @@ def tech_phase(st: GameState, fr: Frame) -> None:
     the Level I card in the slot with that number (1-3 tile A, 4-6 tile B); after it, only Level
     II cards: the flipped tile keeps its numbers, tile C takes those of the tile that stayed
     Level I (D9). A tile left with exactly one card is discarded and refilled (section 4D)."""
-    roll = st.setup.rolls[st.die_pos]
+    slot = st.die_slot(st.setup.rolls[st.die_pos])
     st.die_pos += 1
-    tile = 0 if roll <= 3 else 1
-    if st.midgame and st.tile_level[tile] == 1:
-        tile = TILE_C
-    slot = 3 * tile + (roll - 1) % 3
     card = st.tiles[slot]
     if card != EMPTY:
         st.tiles[slot] = EMPTY
         st.discard_tech(card)
-        st.check_tile(tile)
+        st.check_tile(slot // 3)
 
 
 # ---------------------------------------------------------------- middle of the game

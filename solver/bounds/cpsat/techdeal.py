@@ -46,7 +46,6 @@ from solver.rng import shuffled
 #: starts, cached by the technology state); deeper cards count the depth reached (the extra
 #: scenario of the module).
 MAX_STATES: Final = 20_000
-_TILE_C: Final = 2
 
 # tiles (9 slots, -1 empty), deck (top last), discard pile, reshuffles, die rolls used,
 # the first reshuffle's pile (None before it)
@@ -59,24 +58,19 @@ _CACHE_SIZE: Final = 256
 
 
 def die_slots(st: GameState, dice: int) -> tuple[int, ...] | None:
-    """The slots (0-8) the next `dice` rolls hit after the middle of the game (section 4D, D9:
-    rolls 1-3 tile A, 4-6 tile B, the tile that stayed Level I passing its numbers to tile C),
-    or None if the deal holds fewer rolls."""
+    """The slots the next `dice` rolls hit (`GameState.die_slot`: after the middle of the game,
+    where the limits hold), or None if the deal holds fewer rolls."""
     rolls = st.setup.rolls[st.die_pos:st.die_pos + dice]
     if len(rolls) < dice:
         return None
-    out = []
-    for roll in rolls:
-        tile = 0 if roll <= 3 else 1
-        if st.tile_level[tile] == 1:
-            tile = _TILE_C
-        out.append(3 * tile + (roll - 1) % 3)
-    return tuple(out)
+    return tuple(st.die_slot(roll) for roll in rolls)
 
 
 def _depart(w: _Walk, slot: int, learned: bool, seed: int, purpose: str) -> _Walk:
     """The position after the card in `slot` leaves (learned, or discarded by the die), with the
-    tile rule and a refill (reshuffling the pile when the deck runs out) as the engine does."""
+    tile rule and a refill (reshuffling the pile when the deck runs out) as the engine's
+    `GameState.check_tile` / `fill_tile` / `reshuffle_tech` do, on the walk's compact tuples
+    (tests/test_relaxation_techdeal.py plays the engine's own against it)."""
     ts, deck, pile, n, used, first = w
     tiles = list(ts)
     card = tiles[slot]
@@ -166,13 +160,13 @@ def _needs(depths: Depths, cards: Sequence[int]) -> tuple[dict[int, int], list[d
     for sc, shown in by_scenario.items():
         if sc is None:
             continue
-        need = {}
+        need: dict[int, int] = {}
         for c in cards:
-            d = min(shown.get(c, 10**9), before.get(c, 10**9))
-            if d < 10**9:
-                need[c] = d
-            elif cut is not None:
-                need[c] = cut
+            seen = [d for d in (shown.get(c), before.get(c)) if d is not None]
+            if cut is not None:
+                seen.append(cut)  # not reached within the walk: at least its depth
+            if seen:
+                need[c] = min(seen)
         scenarios.append(need)
     if cut is not None:
         scenarios.append({c: min(cut, before.get(c, cut)) for c in cards})
@@ -215,6 +209,8 @@ def limit_deals(ctx: Context, techs: Technologies, monuments: Monuments) -> None
         no_reshuffle: LinExpr = 1 - sum(chosen)
         big = 2 + max([*none.values(), *(d for sc in scenarios for d in sc.values())])
         for t in mine:
+            if none.get(t) == 0:
+                continue  # on a tile now (it shows at depth 0 in every scenario)
             open_to: list[LinExpr] = []
             need: LinExpr = 0
             if t in none:
@@ -227,8 +223,6 @@ def limit_deals(ctx: Context, techs: Technologies, monuments: Monuments) -> None
             x = techs.learned[t]
             if not open_to:
                 m.add(x == 0)
-                continue
-            if none.get(t) == 0 and all(sc.get(t) == 0 for sc in scenarios):
                 continue
             m.add(x <= sum(open_to))
             m.add(departures >= need - big * (1 - x))
