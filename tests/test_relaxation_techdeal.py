@@ -130,3 +130,13 @@ def test_t3_h2_turn_15_start_is_bounded_by_its_line(monkeypatch: pytest.MonkeyPa
     assert res.status == Status.FEASIBLE and res.bound > 78
     monkeypatch.setattr(relaxation, "limit_deals", lambda ctx, techs, mons: None)
     assert relaxed_bound(st, CFG).bound > 78
+
+
+def test_a_heuristic_line_at_the_root_bound_is_optimal() -> None:
+    """With no exact search (`SolveConfig.exact` off) NRPA's line at t3-h2's turn-16 start
+    reaches the constraint layer's root bound (78): nothing can beat it, so the solve says
+    OPTIMAL (before, FEASIBLE with a gap of 0)."""
+    st, _, _ = turn_start("t3-h2-s0", 16)
+    res = solve(st, SolveConfig(node_limit=2000, bound="cpsat", exact=False))
+    assert res.value == 78 and res.bound == 78
+    assert res.status == Status.OPTIMAL
