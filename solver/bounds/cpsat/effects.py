@@ -163,6 +163,7 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     granting: list[tuple[int, str, int, LinExpr]] = []
     learning: list[tuple[int, str, int, LinExpr]] = []
     drawing: list[tuple[int, str, int, LinExpr, Effect | None]] = []
+    late_lost: list[LinExpr] = []  # lost knowledge removed by effects other than declines'
 
     def add(g: Gains, act: LinExpr, card: int = -1, moment: str = "",
             e: Effect | None = None) -> None:
@@ -174,6 +175,8 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
             learning.append((card, moment, g.learn, act))
         if g.draw:
             drawing.append((card, moment, g.draw, act, e))
+        if g.lost and moment != "decline":
+            late_lost.append(g.lost * act)
         for key in POOLS:
             v = getattr(g, key)
             if v:
@@ -258,7 +261,7 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                    conditions=acts.conditions, timed=timed, decline_draws=decline_draws,
                    decline_depth=decline_depth, in_play=in_play,
                    freed_by_paying=freed_by_paying, granting=granting, learning=learning,
-                   drawing=drawing, reveals=reveals)
+                   drawing=drawing, reveals=reveals, late_lost=sum(late_lost))
 
 
 def special_cards(ctx: Context, effects: Effects, turns: TurnActions,

@@ -22,9 +22,10 @@ numbered, beside the code that makes them:
    `deckorder`).
 5. **Actions and effects**: `solver.bounds.cpsat.turns` (actions),
    `solver.bounds.cpsat.effects` (effects) and `solver.bounds.cpsat.timing` (Past counts by
-   turn).
+   turn; the lost knowledge left for the game's last Timeline phase).
 6. **Knowledge**: `solver.bounds.cpsat.knowledge`.
-7. **Technologies**: `solver.bounds.cpsat.technologies` (and `reach.dealt_technologies`; the
+7. **Technologies**: `solver.bounds.cpsat.technologies` (a hand-size requirement against the
+   cards that can reach the hand; and `reach.dealt_technologies`; the
    last turn's tile refills: `solver.bounds.cpsat.tiles`; the deals followed card by card
    after the middle of the game, die rolls and reshuffles included:
    `solver.bounds.cpsat.techdeal`).
@@ -102,9 +103,19 @@ from solver.bounds.cpsat.resources import UnsupportedCardError
 from solver.bounds.cpsat.schedule import END, Phase, build_schedule
 from solver.bounds.cpsat.scoring import maximize_score
 from solver.bounds.cpsat.techdeal import limit_deals
-from solver.bounds.cpsat.technologies import choose_technologies, limit_learns, require_at_end
+from solver.bounds.cpsat.technologies import (
+    choose_technologies,
+    limit_learns,
+    require_at_end,
+    require_hand,
+)
 from solver.bounds.cpsat.tiles import limit_refills
-from solver.bounds.cpsat.timing import gate_timeline_effects, past_by_turn, poulnabrone_turns
+from solver.bounds.cpsat.timing import (
+    gate_last_lost,
+    gate_timeline_effects,
+    past_by_turn,
+    poulnabrone_turns,
+)
 from solver.bounds.cpsat.turns import take_actions
 from solver.bounds.cpsat.variables import Variables
 from solver.engine.state import GameState
@@ -279,10 +290,11 @@ class Relaxation:
         3. the events triggers count, the effects' activations and the special cards (5);
         4. the cards over the turns: draws, running totals (4), the Past by turn (5),
            Creates, the hand per turn (4; 12 with creation times), distance costs (3),
-           payments (4), Learns (7), artifact spaces, decline capacity (2), the deck dug (4);
-        5. knowledge (6), the final counters, effect conditions (5), requirements (7; and on
-           each learn point's counts, 11, with at most `learn_turns` turns left), the objective
-           (8), the goals (9).
+           payments (4), Learns and a hand-size requirement (7), artifact spaces, decline
+           capacity (2), the deck dug (4);
+        5. knowledge (6), the lost knowledge of the last Timeline phase (5), the final
+           counters, effect conditions (5), requirements (7; and on each learn point's counts,
+           11, with at most `learn_turns` turns left), the objective (8), the goals (9).
         """
         ctx = self.context
         turns = take_actions(ctx)
@@ -329,6 +341,8 @@ class Relaxation:
         hand_final = pay_for_cards(ctx, monuments, artifacts, techs, totals, draws, used,
                                    distance, archived_by_effects)
         limit_learns(ctx, techs, turns, effects.gains)
+        require_hand(ctx, techs, ctx.phase.hand + totals.drawn[-1] + totals.decline_drawn[-1]
+                     + draws.by_effects)
         limit_artifact_spaces(ctx, artifacts, effects.freed_by_paying)
         limit_declines(ctx, monuments, techs, declines.declined)
         dig_for_cards(ctx, monuments, artifacts, totals, draws, reshuffle, from_pile=near)
@@ -337,6 +351,7 @@ class Relaxation:
                                         for i in range(ctx.n_slots)])
         knowledge = lose_knowledge(ctx, monuments, turns, archived_by_effects, effects,
                                    specials, draws)
+        gate_last_lost(ctx, effects, knowledge.lost_final)
         final = final_counters(ctx, monuments, techs, artifacts, knowledge, hand_final,
                                totals.rotated[-1])
         link_conditions(ctx, effects, final)

@@ -5,7 +5,8 @@ The count in a turn is the monuments in the Past now plus those declined in earl
 phases (RULES.md section 4C: the Timeline phase and every Create of a turn come before its
 decline phase). Timeline effects: one activation per such turn (`gate_timeline_effects`).
 Poulnabrone Dolmen (M36): one extra Create per Create action of such a turn, or per granted
-Create once it holds (`poulnabrone_turns`).
+Create once it holds (`poulnabrone_turns`). A Timeline effect that needs lost knowledge fires
+in the game's last Timeline phase only on the lost knowledge still there (`gate_last_lost`).
 """
 
 from __future__ import annotations
@@ -109,3 +110,27 @@ def poulnabrone_turns(ctx: Context, specials: Specials, turns: TurnActions,
     m.add(rest <= top * hs[-1] if hs else rest == 0)
     m.add(sum(per_slot) + rest >= specials.poulnabrone)
     return PoulnabroneTurns(slots=act_slots, per_slot=per_slot, granted=rest)
+
+
+def gate_last_lost(ctx: Context, effects: Effects, lost_final: LinExpr) -> None:
+    """A Timeline effect that needs at least N lost knowledge fires in the game's last
+    Timeline phase only if N <= the final lost knowledge plus what effects other than decline
+    effects can still remove.
+
+    RULES.md section 4C and D8: the last turn's decline phase ends the game at its step 1, so
+    no monument declines after that Timeline phase and no knowledge becomes lost; lost
+    knowledge only goes down from there, by the effects that fire in or after that phase
+    (every decline effect fired before it). One activation per Timeline phase (section 4B):
+    so at most one of the effect's activations is in the last phase."""
+    slots, m = ctx.slots, ctx.model
+    if not slots or not slots[-1].timeline or not slots[-1].ends:
+        return
+    phases = ctx.schedule.timeline_phases
+    for act, e, name in effects.timed:
+        need = max((cl.value for cl in e.condition
+                    if cl.counter == "lost" and cl.op == ">="), default=0)
+        if need <= 0:
+            continue
+        last = m.new_bool_var(f"last_phase_{name}")
+        m.add(act <= phases - 1 + last)
+        m.add(lost_final + effects.late_lost >= need).only_enforce_if(last)

@@ -166,6 +166,8 @@ class Effects:
     # (card, decline slot, cards its reveal takes off the deck then): reveals until a type
     # (P33), bounded by the deck's order in `deckorder.bound_reveals`
     reveals: list[tuple[int, int, Var]] = field(default_factory=list)
+    # lost knowledge removed by every effect but decline effects (`timing.gate_last_lost`)
+    late_lost: LinExpr = 0
 
 
 @dataclass(frozen=True)

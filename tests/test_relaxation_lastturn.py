@@ -1,0 +1,91 @@
+"""What the relaxation reads of the last turn: the lost knowledge a Timeline effect needs in the
+game's last Timeline phase (`timing.gate_last_lost`) and a hand-size requirement
+(`technologies.require_hand`), on the kept 60 s lines of the suite (issue 13: proofs near the
+end).
+
+RULES.md section 4C and D8: the last turn's decline phase ends the game at its step 1, so no
+knowledge becomes lost after its Timeline phase; section 5 (Learn): the requirement holds when
+the technology is learned, and cards enter the hand only by draws.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ortools.sat.python import cp_model
+
+import solver.bounds.cpsat.relaxation as relaxation
+from benchmarks.prove_from import given_lines
+from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
+from solver.bounds.cpsat.schedule import phase_of
+from solver.engine.state import GameState
+from solver.search.status import Status
+from solver.solve import SolveConfig, solve
+from tests.test_relaxation_techdeal import turn_start
+from tests.test_relaxation_tiles import CFG, LINES, model_optimum
+
+
+def best_assignment(st: GameState) -> float:
+    """The best assignment CP-SAT finds in `CFG`'s budget (a value the model allows)."""
+    phase = phase_of(st)
+    assert phase is not None
+    rel = Relaxation(st, phase, CFG)
+    rel.build()
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = CFG.max_deterministic_time
+    assert solver.solve(rel.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    return solver.objective_value
+
+
+def test_michaux_stone_in_the_last_phase_needs_the_lost_knowledge_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """t4-h4's turn-15 start (lost knowledge 26, Michaux Stone A33 on the board: "at least 17
+    lost knowledge: you may LEARN"). The model declines Carnac (M13: 15 lost knowledge
+    discarded) in turn 15 and still let A33 learn in turn 16, with 15 lost knowledge left: an
+    assignment of 90. Now A33 fires in the last phase only if the final lost knowledge plus
+    what later effects remove reaches 17: the model's optimum is 89."""
+    st, end, _ = turn_start("t4-h4-s0", 15)
+    assert end.value() == 80
+    assert model_optimum(st) == 89
+    monkeypatch.setattr(relaxation, "gate_last_lost", lambda ctx, effects, lost: None)
+    assert best_assignment(st) >= 90
+
+
+def test_astrology_needs_ten_cards_that_can_reach_the_hand(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """t4-h3's turn-16 start: an empty hand and nothing left that draws. The model learned
+    Astrology (T36, "10 cards in your hand") for 2 VP more than the line (84); now the hand
+    it can hold is counted and the bound is the line's 82, which the exact search proves
+    optimal on its own (the simple bound)."""
+    st, end, rest = turn_start("t4-h3-s0", 16)
+    assert not st.hand and end.value() == 82
+    assert model_optimum(st) == 82
+    res = solve(st, SolveConfig(node_limit=20_000, bound="simple"), incumbent=rest)
+    assert res.status == Status.OPTIMAL and res.value == 82
+    monkeypatch.setattr(relaxation, "require_hand", lambda ctx, techs, entering: None)
+    assert model_optimum(st) == 84
+
+
+@pytest.mark.parametrize("turn", [15, 16])
+def test_kept_lines_stay_below_the_bound_near_the_end(turn: int) -> None:
+    """Soundness on the suite's 24 kept lines (witnesses the engine played): at the start of
+    turns 15 and 16 the relaxation's proven bound (asked directly, at a node's budget) is at
+    least the line's final VP."""
+    cfg = RelaxConfig(max_deterministic_time=0.1)
+    checked = 0
+    for name, root, line in given_lines(LINES):
+        st = root.clone()
+        i = 0
+        while st.turn < turn:
+            st.apply(line[i])
+            i += 1
+        end = st.clone()
+        for a in line[i:]:
+            end.apply(a)
+        phase = phase_of(st)
+        assert phase is not None
+        r = Relaxation(st, phase, cfg).solve()
+        assert not r.infeasible, name
+        assert r.bound is not None and r.bound >= end.value(), (name, r.bound, end.value())
+        checked += 1
+    assert checked == 24
