@@ -1,11 +1,12 @@
-"""What the relaxation reads of the last turn: the lost knowledge a Timeline effect needs in the
-game's last Timeline phase (`timing.gate_last_lost`) and a hand-size requirement
-(`technologies.require_hand`), on the kept 60 s lines of the suite (issue 13: proofs near the
-end).
+"""Rules the relaxation reads near the end, on the kept 60 s lines of the suite (issue 13: proofs
+near the end): the lost knowledge a Timeline effect needs in the game's last Timeline phase
+(`timing.gate_last_lost`), a hand-size requirement (`technologies.require_hand`) and the draws
+of Mystery School (`effects.timeline_draws_most`).
 
 RULES.md section 4C and D8: the last turn's decline phase ends the game at its step 1, so no
-knowledge becomes lost after its Timeline phase; section 5 (Learn): the requirement holds when
-the technology is learned, and cards enter the hand only by draws.
+knowledge becomes lost after its Timeline phase; section 5: a Learn's requirement holds when the
+technology is learned, cards enter the hand only by draws, and monuments enter the Timeline
+only by Creates.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import pytest
 from ortools.sat.python import cp_model
 
+import solver.bounds.cpsat.effects as effects
 import solver.bounds.cpsat.relaxation as relaxation
 from benchmarks.prove_from import given_lines
 from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
@@ -89,3 +91,16 @@ def test_kept_lines_stay_below_the_bound_near_the_end(turn: int) -> None:
         assert r.bound is not None and r.bound >= end.value(), (name, r.bound, end.value())
         checked += 1
     assert checked == 24
+
+
+def test_mystery_school_draws_only_for_cities_that_can_be_in_the_timeline(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """t5-h1's turn-15 start: Mystery School (T13: "draw 1 card for each <CITY> in your
+    Timeline") counted 12 cards, a full Timeline of cities. A city enters the Timeline only by
+    a Create, so it draws at most the cities there now plus those created: the model's optimum
+    84 -> 82 (the line: 70)."""
+    st, end, _ = turn_start("t5-h1-s0", 15)
+    assert end.value() == 70
+    assert model_optimum(st) == 82
+    monkeypatch.setattr(effects, "timeline_draws_most", lambda ctx, e, mons, events: None)
+    assert model_optimum(st) == 84

@@ -250,8 +250,20 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     for t in techs.learnable:
         for k, (e, g) in enumerate(facts[t].parts):
             if e.moment == "immediate" and e.trigger is None:
-                add(g, acts.gated(techs.learned[t], 1, e, f"{cards[t].code}_{k}"), t,
-                    "learn", e)
+                name = f"{cards[t].code}_{k}"
+                act = acts.gated(techs.learned[t], 1, e, name)
+                most = timeline_draws_most(ctx, e, monuments, events)
+                if most is None or not g.draw:
+                    add(g, act, t, "learn", e)
+                    continue
+                # Mystery School (T13): 1 card per city in the Timeline when learned
+                d = m.new_int_var(0, g.draw, f"draws_{name}")
+                m.add(d <= g.draw * act)
+                m.add(d <= most)
+                add(replace(g, draw=0, depth=0), act, t, "learn", e)
+                pool["draw"].append(d)
+                pool["depth"].append(d)
+                drawing.append((t, "learn", g.draw, act, e))
     # At most 12 monuments and the free artifact spaces are in play at each Timeline phase.
     if tl_mon:
         m.add(sum(tl_mon) <= 2 * SPACES * phases)
@@ -262,6 +274,24 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                    decline_depth=decline_depth, in_play=in_play,
                    freed_by_paying=freed_by_paying, granting=granting, learning=learning,
                    drawing=drawing, reveals=reveals, late_lost=sum(late_lost))
+
+
+def timeline_draws_most(ctx: Context, e: Effect, monuments: Monuments,
+                        events: Events) -> LinExpr | None:
+    """For an effect whose only draw is one card per monument of a type in the Timeline
+    (Mystery School T13: cities), the most it can draw: the monuments of that type in the
+    Timeline now plus those created from now on (a monument enters the Timeline only by a
+    Create, RULES.md section 5); None for any other effect."""
+    draws = [s for s in all_steps(e.steps) if s.op == "draw"]
+    if len(draws) != 1 or draws[0].per is None or not draws[0].per.startswith("timeline."):
+        return None
+    name = draws[0].per.removeprefix("timeline.")
+    if name not in KIND_KEYS:
+        return None
+    kind = MONUMENT_KINDS[KIND_KEYS.index(name)]
+    cards = ctx.cards
+    now = sum(1 for c in monuments.space_now if cards[c].kind == kind)
+    return now + events.monuments_of_kind[kind]
 
 
 def special_cards(ctx: Context, effects: Effects, turns: TurnActions,
