@@ -1,12 +1,13 @@
 """Rules the relaxation reads near the end, on the kept 60 s lines of the suite (issue 13: proofs
 near the end): the lost knowledge a Timeline effect needs in the game's last Timeline phase
-(`timing.gate_last_lost`), a hand-size requirement (`technologies.require_hand`) and the draws
-of Mystery School (`effects.timeline_draws_most`).
+(`timing.gate_last_lost`), a hand-size requirement (`technologies.require_hand`), the draws
+of Mystery School (`effects.timeline_draws_most`) and the monuments a decline effect brings
+into space 1 (`fates.space_one_entries`).
 
 RULES.md section 4C and D8: the last turn's decline phase ends the game at its step 1, so no
 knowledge becomes lost after its Timeline phase; section 5: a Learn's requirement holds when the
-technology is learned, cards enter the hand only by draws, and monuments enter the Timeline
-only by Creates.
+technology is learned, cards enter the hand only by draws, monuments enter the Timeline only
+by Creates, and a locked card is created only in its starting space.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 from ortools.sat.python import cp_model
 
 import solver.bounds.cpsat.effects as effects
+import solver.bounds.cpsat.fates as fates
 import solver.bounds.cpsat.relaxation as relaxation
 from benchmarks.prove_from import given_lines
 from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
@@ -22,8 +24,9 @@ from solver.bounds.cpsat.schedule import phase_of
 from solver.engine.state import GameState
 from solver.search.status import Status
 from solver.solve import SolveConfig, solve
+from tests.builder import idx, position
 from tests.test_relaxation_techdeal import turn_start
-from tests.test_relaxation_tiles import CFG, LINES, model_optimum
+from tests.test_relaxation_tiles import CFG, LINES, SIX_PYRAMIDS, model_optimum
 
 
 def best_assignment(st: GameState) -> float:
@@ -98,9 +101,45 @@ def test_mystery_school_draws_only_for_cities_that_can_be_in_the_timeline(
     """t5-h1's turn-15 start: Mystery School (T13: "draw 1 card for each <CITY> in your
     Timeline") counted 12 cards, a full Timeline of cities. A city enters the Timeline only by
     a Create, so it draws at most the cities there now plus those created: the model's optimum
-    84 -> 82 (the line: 70)."""
+    is 79 (84 without; the line: 70)."""
     st, end, _ = turn_start("t5-h1-s0", 15)
     assert end.value() == 70
-    assert model_optimum(st) == 82
+    assert model_optimum(st) == 79
     monkeypatch.setattr(effects, "timeline_draws_most", lambda ctx, e, mons, events: None)
     assert model_optimum(st) == 84
+
+
+def _all_decline_in_turn_15(st: GameState, codes: list[str]) -> bool:
+    """Whether the model lets every card of `codes` decline in turn 15 (its first slot)."""
+    phase = phase_of(st)
+    assert phase is not None
+    rel = Relaxation(st, phase, CFG)
+    v = rel.build()
+    for code in codes:
+        rel.model.add(v.monuments.fate[idx(st.book, code)][("past", 0)] == 1)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = CFG.max_deterministic_time
+    code = solver.solve(rel.model)
+    assert code in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+    return code != cp_model.INFEASIBLE
+
+
+def test_a_decline_create_brings_no_locked_card_into_space_1(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turn 15: Menhirs of Monteneuf (M11, "you may CREATE" as it declines) and the Pyramid of
+    Pepi (P2) fill space 1; Carnac (M13, locked in space 6) in hand; the only moves are those
+    of Saqqara Vases (A31) and Timeline effects, none in a decline. M11's Create may put one
+    more monument into space 1 during the decline (Jericho C17 declines with them), but not
+    Carnac: a locked card is created only in its starting space, and space 1 is full until
+    the decline. The model had counted M11's entry for any card (t5-h1's turn-15 model
+    declined Carnac so: 82 -> 79)."""
+    st = position(hand=["M13", "C17", "C1", "C2", "C4", "C6", "C7"],
+                  timeline={1: ["M11", "P2"]}, tokens={"M11": 2, "P2": 2},
+                  past=[*SIX_PYRAMIDS, "C15", "P12", "C30"], artifacts=["A31"],
+                  techs=["T10", "T16"], lost=25, time_space=2, time_visits=2, turn=15)
+    assert _all_decline_in_turn_15(st, ["M11", "P2", "C17"])
+    assert not _all_decline_in_turn_15(st, ["M11", "P2", "M13"])
+    monkeypatch.setattr(fates, "space_one_entries",
+                        lambda ctx, mons, j, entering, created, moved: entering)
+    assert _all_decline_in_turn_15(st, ["M11", "P2", "M13"])

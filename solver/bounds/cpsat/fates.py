@@ -177,13 +177,18 @@ def limit_declines(ctx: Context, monuments: Monuments, techs: Technologies,
     """Relaxation 2: decline capacity (RULES.md sections 2 and 4C). A monument enters space 1
     during a decline phase only by the decline effect of the card declining then (a Create, a
     move, or a Learn of a technology that moves), one per such effect: space 1 holds the
-    declining card and at most one more while its effect resolves. At the end the Timeline
+    declining card and at most one more while its effect resolves. A Create's entry is a new
+    monument that may be created in space 1 (not one locked elsewhere); a move's, a monument
+    already in the Timeline. At the end the Timeline
     holds at most 12 places less the time card's (a third row only with Potala Palace, D12)."""
     st, m, facts = ctx.state, ctx.model, ctx.facts
     movers = [t for t in techs.learnable
               if facts[t].immediate.moves or facts[t].immediate.create_mon]
-    entering: dict[int, LinExpr] = {j: 0 for j in ctx.schedule.decline_slots}
-    by_learns: dict[int, LinExpr] = {j: 0 for j in ctx.schedule.decline_slots}
+    slots = ctx.schedule.decline_slots
+    entering: dict[int, LinExpr] = {j: 0 for j in slots}
+    by_creates: dict[int, LinExpr] = {j: 0 for j in slots}  # entries a decline Create makes
+    by_moves: dict[int, LinExpr] = {j: 0 for j in slots}  # entries a decline move makes
+    by_learns: dict[int, LinExpr] = {j: 0 for j in slots}
     vanish_entries: LinExpr = 0
     for c in monuments.cards:
         d = facts[c].decline
@@ -191,29 +196,58 @@ def limit_declines(ctx: Context, monuments: Monuments, techs: Technologies,
         if direct or (d.learn and movers):
             for fate, v in monuments.fate[c].items():
                 if fate != END:
+                    j = fate[1]
                     if direct:
-                        entering[fate[1]] = entering[fate[1]] + v
+                        entering[j] = entering[j] + v
+                        if d.create_mon:
+                            by_creates[j] = by_creates[j] + v
+                        if d.moves:
+                            by_moves[j] = by_moves[j] + v
                     else:
-                        by_learns[fate[1]] = by_learns[fate[1]] + v
+                        by_learns[j] = by_learns[j] + v
             vanish_entries = vanish_entries + monuments.vanished.get(c, 0)
     # An entry by a decline Learn is the immediate effect of the technology learned, resolved
     # inside that decline effect (one entry at most, see above): each technology is learned
     # once, so at most one entry per moving or creating technology learned.
     learn_entries: list[LinExpr] = []
-    for j in ctx.schedule.decline_slots:
+    for j in slots:
         if not isinstance(by_learns[j], int):
             e = m.new_int_var(0, 2 * SPACES, f"learn_entries{j}")
             m.add(e <= by_learns[j])
             entering[j] = entering[j] + e
+            by_creates[j] = by_creates[j] + e
+            by_moves[j] = by_moves[j] + e
             learn_entries.append(e)
     if learn_entries:
         m.add(sum(learn_entries) <= sum(techs.learned[t] for t in movers))
-    for j in ctx.schedule.decline_slots:
+    for j in slots:
         if not isinstance(declined[j], int):
-            m.add(declined[j] <= ctx.slots[j].cap + entering[j] + vanish_entries)
+            entries = space_one_entries(ctx, monuments, j, entering[j], by_creates[j],
+                                        by_moves[j])
+            m.add(declined[j] <= ctx.slots[j].cap + entries + vanish_entries)
     third = any(len(s) > 2 for s in st.spaces)
     m.add(sum(monuments.at_end[c] for c in monuments.cards)
           <= 2 * SPACES - 1 + (1 if ctx.reach.potala or third else 0))
+
+
+def space_one_entries(ctx: Context, monuments: Monuments, j: int, entering: LinExpr,
+                      by_creates: LinExpr, by_moves: LinExpr) -> LinExpr:
+    """The monuments that enter space 1 during the decline phase of slot `j` (see
+    `limit_declines`): at most one per decline effect that creates, moves or learns a
+    technology that does; a Create's entry is a new monument declining then that may be
+    created in space 1 (a locked card only in its starting space, RULES.md section 5), the
+    other entries are moves of monuments already in the Timeline."""
+    m, cards = ctx.model, ctx.cards
+    into_one = sum(v for c in monuments.new if c not in monuments.space_now
+                   and (not cards[c].locked or cards[c].starting_space == 1)
+                   for fate, v in monuments.fate[c].items() if fate == ("past", j))
+    created_in = m.new_int_var(0, 2 * SPACES, f"entries_created{j}")
+    moved_in = m.new_int_var(0, 2 * SPACES, f"entries_moved{j}")
+    m.add(created_in <= by_creates)
+    m.add(created_in <= into_one)
+    m.add(moved_in <= by_moves)
+    m.add(created_in + moved_in <= entering)
+    return created_in + moved_in
 
 
 def where(ctx: Context, c: int, fate: Fate) -> tuple[int, int]:
