@@ -236,11 +236,21 @@ def space_one_entries(ctx: Context, monuments: Monuments, j: int, entering: LinE
     `limit_declines`): at most one per decline effect that creates, moves or learns a
     technology that does; a Create's entry is a new monument declining then that may be
     created in space 1 (a locked card only in its starting space, RULES.md section 5), the
-    other entries are moves of monuments already in the Timeline."""
+    other entries are moves of monuments already in the Timeline. The split is written only
+    where a monument that no Create can bring in reaches that decline by a move (else it
+    cuts nothing, and costs the LP)."""
     m, cards = ctx.model, ctx.cards
-    into_one = sum(v for c in monuments.new if c not in monuments.space_now
-                   and (not cards[c].locked or cards[c].starting_space == 1)
-                   for fate, v in monuments.fate[c].items() if fate == ("past", j))
+
+    def may_enter_created(c: int) -> bool:
+        return c not in monuments.space_now and c in monuments.new and (
+            not cards[c].locked or cards[c].starting_space == 1)
+
+    fate = ("past", j)
+    if not any(fate in monuments.routes[c] and monuments.routes[c][fate].how == MOVED
+               and not may_enter_created(c) for c in monuments.cards):
+        return entering  # every monument that may enter then may be a Create's: no cut
+    into_one = sum(monuments.fate[c][fate] for c in monuments.cards
+                   if may_enter_created(c) and fate in monuments.fate[c])
     created_in = m.new_int_var(0, 2 * SPACES, f"entries_created{j}")
     moved_in = m.new_int_var(0, 2 * SPACES, f"entries_moved{j}")
     m.add(created_in <= by_creates)
