@@ -25,21 +25,15 @@ from solver.engine.state import GameState
 from solver.search.status import Status
 from solver.solve import SolveConfig, solve
 from tests.builder import idx, position
-from tests.test_relaxation_techdeal import turn_start
-from tests.test_relaxation_tiles import CFG, LINES, SIX_PYRAMIDS, model_optimum
+from tests.test_relaxation_techdeal import split_at, turn_start
+from tests.test_relaxation_tiles import CFG, LINES, SIX_PYRAMIDS, model_optimum, model_solve
 
 
 def best_assignment(st: GameState) -> float:
     """The best assignment CP-SAT finds in `CFG`'s budget (a value the model allows)."""
-    phase = phase_of(st)
-    assert phase is not None
-    rel = Relaxation(st, phase, CFG)
-    rel.build()
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_deterministic_time = CFG.max_deterministic_time
-    assert solver.solve(rel.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-    return solver.objective_value
+    code, value = model_solve(st)
+    assert code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    return value
 
 
 def test_michaux_stone_in_the_last_phase_needs_the_lost_knowledge_left(
@@ -79,14 +73,7 @@ def test_kept_lines_stay_below_the_bound_near_the_end(turn: int) -> None:
     cfg = RelaxConfig(max_deterministic_time=0.1)
     checked = 0
     for name, root, line in given_lines(LINES):
-        st = root.clone()
-        i = 0
-        while st.turn < turn:
-            st.apply(line[i])
-            i += 1
-        end = st.clone()
-        for a in line[i:]:
-            end.apply(a)
+        st, end, _ = split_at(root, line, turn)
         phase = phase_of(st)
         assert phase is not None
         r = Relaxation(st, phase, cfg).solve()

@@ -22,20 +22,25 @@ from solver.solve import SolveConfig, solve
 from tests.test_relaxation_tiles import CFG, LINES
 
 
+def split_at(root: GameState, line: list[int], turn: int) -> tuple[GameState, GameState,
+                                                                    list[int]]:
+    """(the start of `turn` on `line` played from `root`, the line's end, the line's rest)."""
+    st = root.clone()
+    i = 0
+    while st.turn < turn:
+        st.apply(line[i])
+        i += 1
+    end = st.clone()
+    for a in line[i:]:
+        end.apply(a)
+    return st, end, list(line[i:])
+
+
 def turn_start(deal: str, turn: int) -> tuple[GameState, GameState, list[int]]:
-    """(the start of `turn` on the kept 60 s line of `deal`, the line's end, the line's rest)."""
+    """`split_at` on the kept 60 s line of `deal`."""
     for name, root, line in given_lines(LINES):
-        if name != deal:
-            continue
-        st = root.clone()
-        i = 0
-        while st.turn < turn:
-            st.apply(line[i])
-            i += 1
-        end = st.clone()
-        for a in line[i:]:
-            end.apply(a)
-        return st, end, list(line[i:])
+        if name == deal:
+            return split_at(root, line, turn)
     raise AssertionError(f"{deal} not among the kept lines")
 
 

@@ -36,9 +36,8 @@ CFG = RelaxConfig(max_deterministic_time=1.0)
 SIX_PYRAMIDS = ["P1", "P4", "P5", "P17", "P35", "P36"]
 
 
-def model_optimum(st: GameState) -> float:
-    """The relaxation's proven optimum at `st` (not the bound the search gets: that is also
-    capped by the simple bound)."""
+def model_solve(st: GameState) -> tuple[int, float]:
+    """CP-SAT's status and best value on the relaxation at `st` within `CFG`'s budget."""
     phase = phase_of(st)
     assert phase is not None
     rel = Relaxation(st, phase, CFG)
@@ -46,8 +45,16 @@ def model_optimum(st: GameState) -> float:
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = CFG.max_deterministic_time
-    assert solver.solve(rel.model) == cp_model.OPTIMAL
-    return solver.objective_value
+    code = solver.solve(rel.model)
+    return code, solver.objective_value
+
+
+def model_optimum(st: GameState) -> float:
+    """The relaxation's proven optimum at `st` (not the bound the search gets: that is also
+    capped by the simple bound)."""
+    code, value = model_solve(st)
+    assert code == cp_model.OPTIMAL
+    return value
 
 
 def reach_of(st: GameState) -> Reach:
