@@ -87,6 +87,13 @@ def running_totals(ctx: Context, turns: TurnActions, declines: SlotDeclines,
     )
 
 
+def through_hand(ctx: Context, totals: RunningTotals, draws: Draws, i: int) -> LinExpr:
+    """The most cards that can have been in the hand by the end of slot `i`: the hand at the
+    phase plus every card drawn by then (actions, decline effects) and the other effects'
+    draws, counted from the start (RULES.md section 5: cards enter the hand only by draws)."""
+    return ctx.phase.hand + totals.drawn[i] + totals.decline_drawn[i] + draws.by_effects
+
+
 def archive_by_effects(ctx: Context, effects: Effects) -> Var:
     """Cards archived by effects: at most 10 per granted Archive (D4)."""
     v = ctx.model.new_int_var(0, _most_cards(ctx), "archived_free")
@@ -126,7 +133,7 @@ def hold_cards(ctx: Context, totals: RunningTotals, draws: Draws, effects: Effec
         m.add(used[i] >= totals.due_cards[i] + totals.archived[i])
         if paid is not None:  # relaxation 10: cards paid at the Create
             m.add(used[i] >= paid[i] + totals.archived[i])
-        m.add(used[i] <= hand0 + totals.drawn[i] + totals.decline_drawn[i] + draws.by_effects)
+        m.add(used[i] <= through_hand(ctx, totals, draws, i))
         m.add(hand0 + totals.drawn[i] + (totals.decline_drawn[i - 1] if i else 0) - used[i]
               <= HAND_LIMIT)
         # Excavation rotates straight Past monuments only (D7): those declined before.
@@ -143,7 +150,6 @@ def pay_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     Greek creates its artifact from the revealed cards, not from the hand. Returns the hand
     at the end."""
     m, cards = ctx.model, ctx.cards
-    hand0 = ctx.phase.hand
     greek = greek_creations(ctx, techs)
     paid = (sum((1 + cards[c].discard_cost) * monuments.created[c] for c in monuments.new)
             + distance
@@ -151,8 +157,7 @@ def pay_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
             + totals.archived[-1] + archived_by_effects - greek)
     m.add(used[-1] >= paid)
     hand_final = m.new_int_var(0, HAND_LIMIT, "hand_final")
-    m.add(hand_final == hand0 + totals.drawn[-1] + totals.decline_drawn[-1] + draws.by_effects
-          - used[-1])
+    m.add(hand_final == through_hand(ctx, totals, draws, -1) - used[-1])
     return hand_final
 
 

@@ -256,7 +256,8 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                 if most is None or not g.draw:
                     add(g, act, t, "learn", e)
                     continue
-                # Mystery School (T13): 1 card per city in the Timeline when learned
+                # Mystery School (T13): 1 card per city in the Timeline when learned; the
+                # pools get its bounded draws, `drawing` keeps the most per Learn (handtime)
                 d = m.new_int_var(0, g.draw, f"draws_{name}")
                 m.add(d <= g.draw * act)
                 m.add(d <= most)

@@ -239,10 +239,10 @@ def space_one_entries(ctx: Context, monuments: Monuments, j: int, entering: LinE
     other entries are moves of monuments already in the Timeline. The split is written only
     where a monument that no Create can bring in reaches that decline by a move (else it
     cuts nothing, and costs the LP)."""
-    m, cards = ctx.model, ctx.cards
+    m, cards, new = ctx.model, ctx.cards, set(monuments.new)
 
     def may_enter_created(c: int) -> bool:
-        return c not in monuments.space_now and c in monuments.new and (
+        return c not in monuments.space_now and c in new and (
             not cards[c].locked or cards[c].starting_space == 1)
 
     fate = ("past", j)

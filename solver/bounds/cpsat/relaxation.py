@@ -66,6 +66,7 @@ from solver.bounds.cpsat.cardflow import (
     limit_creations,
     pay_for_cards,
     running_totals,
+    through_hand,
 )
 from solver.bounds.cpsat.context import Context
 from solver.bounds.cpsat.counters import final_counters
@@ -341,8 +342,7 @@ class Relaxation:
         hand_final = pay_for_cards(ctx, monuments, artifacts, techs, totals, draws, used,
                                    distance, archived_by_effects)
         limit_learns(ctx, techs, turns, effects.gains)
-        require_hand(ctx, techs, ctx.phase.hand + totals.drawn[-1] + totals.decline_drawn[-1]
-                     + draws.by_effects)
+        require_hand(ctx, techs, through_hand(ctx, totals, draws, -1))
         limit_artifact_spaces(ctx, artifacts, effects.freed_by_paying)
         limit_declines(ctx, monuments, techs, declines.declined)
         dig_for_cards(ctx, monuments, artifacts, totals, draws, reshuffle, from_pile=near)

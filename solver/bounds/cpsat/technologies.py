@@ -142,12 +142,11 @@ def require_at_end(ctx: Context, techs: Technologies, final: FinalCounters) -> N
                 m.add(req <= low)
 
 
-
 def require_hand(ctx: Context, techs: Technologies, entering: LinExpr) -> None:
     """Relaxation 7 for a requirement on the hand (Astrology T36: 10 cards in hand; RULES.md
     section 5, Learn: the requirement is met when you learn): the hand then holds at most the
-    cards in it now plus every card that can still enter it (`entering`: cards enter the hand
-    only by draws, the actions' and the effects'), so the technology is learned only if that
+    cards in it now plus every card that can still enter it (`entering`,
+    `cardflow.through_hand`), so the technology is learned only if that
     reaches the requirement (one less with Candi Sukuh, D19). "At most" clauses are dropped."""
     m, cards = ctx.model, ctx.cards
     for t in techs.learnable:
