@@ -61,6 +61,28 @@ def test_polish_improves_a_poor_line_and_proves_its_last_turn() -> None:
     assert again.status == Status.INFEASIBLE  # complete: nothing strictly better
 
 
+def test_an_unfinished_search_that_changes_the_line_sends_the_polish_back_to_its_end() -> None:
+    """Seed 2 with 3,000 nodes: the search from turn 16 proves the old tail, the one from turn
+    15 runs out of nodes after changing turns 15 and 16, so that proof is off the new line.
+    Without a reserve the polish ends with no proof; with `reprove_share` it searches the new
+    line's turn 16 again (a proof), then turn 15."""
+    root, line, value = poor_line(2)
+    bare = polish(root, HeritageGame(), line, value, PolishConfig(nodes=3000, reprove_share=0.0))
+    assert bare.improved and bare.proven_from_turn is None and bare.turns == (16, 15)
+    res = polish(root, HeritageGame(), line, value, PolishConfig(nodes=3000))
+    assert res.improved and line_value(root, res.line) == res.value
+    assert res.turns == (16, 15, 16, 15) and res.proven_from_turn == 16
+    assert res.nodes <= 3000
+    cut = turn_starts(root, res.line)[16]  # the proof holds on the returned line
+    pos = root.clone()
+    for a in res.line[:cut]:
+        pos.apply(a)
+    again = search(pos, SearchConfig(), incumbent=res.value, game=HeritageGame())
+    assert again.status == Status.INFEASIBLE
+    with pytest.raises(ValueError):
+        PolishConfig(nodes=10, reprove_share=1.0)
+
+
 def test_polish_rejects_a_line_that_is_not_what_it_claims() -> None:
     root, line, value = poor_line(1)
     with pytest.raises(ValueError):
