@@ -64,7 +64,8 @@ class PolishConfig:
         again from the new line's last turn (a proof of the old tail is off the new line) and
         needs budget for it. Measured (session 29, compiled, 60 s solves, 2 workers): without
         it 5 of the 24 suite lines ended with no proven tail at all, each improved by an
-        unfinished search from turn 15 in its last half second.
+        unfinished search from turn 15 in its last half second; with it 1 (23 of 24 proven
+        from turn 15 or 16; mean VP 72.8 vs 73.4, within a run's spread).
     """
 
     nodes: int | None = None
