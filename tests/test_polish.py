@@ -62,8 +62,9 @@ def test_polish_improves_a_poor_line_and_proves_its_last_turn() -> None:
 
 
 def test_an_unfinished_search_that_changes_the_line_sends_the_polish_back_to_its_end() -> None:
-    """Seed 2 with 3,000 nodes: the search from turn 16 proves the old tail, the one from turn
-    15 runs out of nodes after changing turns 15 and 16, so that proof is off the new line.
+    """Seed 2 with 3,000 nodes: the search from turn 16 completes (18 -> 22 in 35 nodes, a
+    proof), the one from turn 15 runs out of nodes after changing turns 15 and 16, so that proof
+    is off the new line.
     Without a reserve the polish ends with no proof; with `reprove_share` it searches the new
     line's turn 16 again (a proof), then turn 15."""
     root, line, value = poor_line(2)
