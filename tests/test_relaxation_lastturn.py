@@ -21,12 +21,13 @@ import solver.bounds.cpsat.relaxation as relaxation
 from benchmarks.prove_from import given_lines
 from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
 from solver.bounds.cpsat.schedule import phase_of
+from solver.bounds.cpsat.variables import Variables
 from solver.engine.state import GameState
 from solver.search.status import Status
 from solver.solve import SolveConfig, solve
 from tests.builder import idx, position
 from tests.test_relaxation_techdeal import split_at, turn_start
-from tests.test_relaxation_tiles import CFG, LINES, SIX_PYRAMIDS, model_optimum, model_solve
+from tests.test_relaxation_tiles import LINES, SIX_PYRAMIDS, model_optimum, model_solve
 
 
 def best_assignment(st: GameState) -> float:
@@ -98,16 +99,12 @@ def test_mystery_school_draws_only_for_cities_that_can_be_in_the_timeline(
 
 def _all_decline_in_turn_15(st: GameState, codes: list[str]) -> bool:
     """Whether the model lets every card of `codes` decline in turn 15 (its first slot)."""
-    phase = phase_of(st)
-    assert phase is not None
-    rel = Relaxation(st, phase, CFG)
-    v = rel.build()
-    for code in codes:
-        rel.model.add(v.monuments.fate[idx(st.book, code)][("past", 0)] == 1)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_deterministic_time = CFG.max_deterministic_time
-    code = solver.solve(rel.model)
+
+    def decline_all(rel: Relaxation, v: Variables) -> None:
+        for c in codes:
+            rel.model.add(v.monuments.fate[idx(st.book, c)][("past", 0)] == 1)
+
+    code, _ = model_solve(st, decline_all)
     assert code in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
     return code != cp_model.INFEASIBLE
 

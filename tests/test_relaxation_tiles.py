@@ -12,6 +12,7 @@ applies as its monument declines)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from benchmarks.prove_from import given_lines
 from solver.bounds.cpsat.reach import Reach
 from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
 from solver.bounds.cpsat.schedule import phase_of
+from solver.bounds.cpsat.variables import Variables
 from solver.bounds.poolfacts import pool_facts
 from solver.bounds.techrow import candi_cards, free_learners, refills, tile_learnable
 from solver.engine import actions as A
@@ -36,12 +38,16 @@ CFG = RelaxConfig(max_deterministic_time=1.0)
 SIX_PYRAMIDS = ["P1", "P4", "P5", "P17", "P35", "P36"]
 
 
-def model_solve(st: GameState) -> tuple[int, float]:
-    """CP-SAT's status and best value on the relaxation at `st` within `CFG`'s budget."""
+def model_solve(st: GameState, fix: Callable[[Relaxation, Variables], None] | None = None
+                ) -> tuple[int, float]:
+    """CP-SAT's status and best value on the relaxation at `st` within `CFG`'s budget; `fix`
+    may add constraints to the built model first."""
     phase = phase_of(st)
     assert phase is not None
     rel = Relaxation(st, phase, CFG)
-    rel.build()
+    variables = rel.build()
+    if fix is not None:
+        fix(rel, variables)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = CFG.max_deterministic_time
