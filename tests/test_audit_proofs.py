@@ -1,0 +1,82 @@
+"""``python -m benchmarks.audit_proofs``: the solver's proofs near the end of a real line
+against the plain exhaustive search, on the last decisions of one suite line (tiny budget)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks import audit_proofs
+from solver.rng import Stream
+
+LINES = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "session8-t60.jsonl"
+DEAL = "t4-h4-s0"
+
+
+def last_positions(n: int) -> list[Any]:
+    """The last `n` decisions' positions of the suite's t4-h4 line (turn 16)."""
+    [(_, root, line)] = list(audit_proofs.file_lines(LINES, {DEAL}))
+    cuts = list(audit_proofs.positions(root, line, 16, 0, Stream(0, "test", 0)))
+    return [pos for _, pos in cuts[-n:]]
+
+
+def test_positions_are_the_line_from_the_turn_on_then_walks_off_it() -> None:
+    [(_, root, line)] = list(audit_proofs.file_lines(LINES, {DEAL}))
+    labels = [label for label, _ in audit_proofs.positions(root, line, 16, 2,
+                                                           Stream(0, "test", 0))]
+    cuts = [x for x in labels if x.startswith("cut")]
+    walks = [x for x in labels if x.startswith("walk")]
+    assert cuts and labels[:len(cuts)] == cuts and len(walks) == 2  # turn 16: one start
+    assert walks[0].split()[1].split(".")[0] == cuts[0].split()[1]  # walks from its start
+
+
+def test_a_position_near_the_end_passes_every_check() -> None:
+    row = audit_proofs.audit(last_positions(2)[0], 20_000)
+    assert row is not None and row["optimum"] is not None
+    assert row["bad"] == []
+    assert row["solve_simple"] == ["OPTIMAL", row["optimum"]]
+    assert row["solve_cpsat"] == ["OPTIMAL", row["optimum"]]
+    assert row["bound_simple"] >= row["optimum"]
+
+
+class LowBound:
+    """A bound one VP under every position's score so far: unsound near the end."""
+
+    def upper_bound(self, st: Any) -> float:
+        return float(st.score().total) - 1.0
+
+
+def test_an_unsound_bound_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(audit_proofs, "make_bound", lambda kind: LowBound())
+    row = audit_proofs.audit(last_positions(1)[0], 20_000)
+    assert row is not None
+    assert any("simple bound" in b and "below the optimum" in b for b in row["bad"])
+
+
+def test_a_search_that_does_not_complete_skips_the_position() -> None:
+    [(_, root, line)] = list(audit_proofs.file_lines(LINES, {DEAL}))
+    start = next(pos for _, pos in audit_proofs.positions(root, line, 16, 0,
+                                                          Stream(0, "test", 0)))
+    assert audit_proofs.audit(start, 10) is None
+
+
+def test_main_prints_rows_and_a_summary(tmp_path: Path, capsys: Any) -> None:
+    rows = [r for r in LINES.read_text().splitlines() if json.loads(r)["deal"] == DEAL]
+    one = tmp_path / "one.jsonl"
+    one.write_text(rows[0] + "\n")
+    assert audit_proofs.main(["--lines", str(one), "--walks", "0", "--plain-nodes", "300",
+                              "--json"]) == 0
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    summary = out[-1]["summary"]
+    assert summary["failed"] == 0 and summary["audited"] == len(out) - 1 >= 1
+    assert summary["audited"] + summary["skipped"] >= 3
+
+
+def test_bad_input_is_a_usage_error(tmp_path: Path) -> None:
+    for argv in ([], ["--lines", str(tmp_path / "none.jsonl")], ["--deals", "t9-h9"]):
+        with pytest.raises(SystemExit) as stop:
+            audit_proofs.main(argv)
+        assert stop.value.code == 2
