@@ -2,13 +2,13 @@
 
     python -m benchmarks.audit_proofs [--lines FILE.jsonl] [--deals t1-h1-s1,t2-h3-s2]
         [--from-turn 16] [--walks 2] [--plain-nodes 300000] [--nrpa-nodes 100000]
-        [--walk-seed 0] [--only t1-h1-s0] [--json]
+        [--walk-seed 0] [--turn-starts] [--only t1-h1-s0] [--json]
 
 Every OPTIMAL or INFEASIBLE the solver prints rests on its bounds (the simple bound, the CP-SAT
 relaxation), on the dominance rules and on the search key that merges positions. Each is
 argued and tested on generated positions; this audit checks them together on positions of
-real games. The positions: every decision of a line from the start of turn `--from-turn` on,
-and `--walks` random walks of 1-6 decisions off the line from each of those turns' starts
+real games. The positions: every decision of a line from the start of turn `--from-turn` on
+(`--turn-starts`: only each turn's start), and `--walks` random walks of 1-6 decisions off the line from each of those turns' starts
 (deterministic: `--walk-seed`). The lines: a ``solve_table --out`` file (`--lines`), or
 NRPA lines found on the named deals (`--nrpa-nodes` decisions; a line missing a goal is used
 too: its positions test INFEASIBLE).
@@ -90,9 +90,10 @@ def nrpa_lines(deals: Sequence[Instance], nodes: int,
 
 
 def positions(root: GameState, line: Sequence[int], from_turn: int, walks: int,
-              rng: Stream) -> Iterator[tuple[str, GameState]]:
-    """(label, position): each decision of `line` from turn `from_turn` on, then `walks`
-    random walks of 1-6 decisions from each of those turns' starts on the line."""
+              rng: Stream, starts_only: bool = False) -> Iterator[tuple[str, GameState]]:
+    """(label, position): each decision of `line` from turn `from_turn` on (`starts_only`:
+    each turn's start alone), then `walks` random walks of 1-6 decisions from each of those
+    turns' starts on the line."""
     st = root.clone()
     starts: list[int] = []
     turn = -1
@@ -100,10 +101,12 @@ def positions(root: GameState, line: Sequence[int], from_turn: int, walks: int,
         if st.is_terminal():
             break
         if st.turn >= from_turn:
-            if st.turn != turn:
+            start = st.turn != turn
+            if start:
                 starts.append(i)
                 turn = st.turn
-            yield f"cut {i}", st.clone()
+            if start or not starts_only:
+                yield f"cut {i}", st.clone()
         st.apply(action)
     for i in starts:
         for w in range(walks):
@@ -171,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--walk-seed", type=int, default=0)
     parser.add_argument("--plain-nodes", type=int, default=300_000)
     parser.add_argument("--nrpa-nodes", type=int, default=100_000)
+    parser.add_argument("--turn-starts", action="store_true",
+                        help="of the line, only the positions at the turns' starts")
     parser.add_argument("--only", default=None,
                         help="with --lines: only these deals of the file (t1-h1-s0,...)")
     parser.add_argument("--json", action="store_true", help="JSON lines instead of text")
@@ -192,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     counts = {"audited": 0, "skipped": 0, "failed": 0, "optimal": 0, "infeasible": 0}
     for source in sources:
         for deal, root, line in source:
-            for label, pos in positions(root, line, args.from_turn, args.walks, rng):
+            for label, pos in positions(root, line, args.from_turn, args.walks, rng,
+                                          args.turn_starts):
                 row = audit(pos, args.plain_nodes)
                 if row is None:
                     counts["skipped"] += 1

@@ -31,6 +31,9 @@ def test_positions_are_the_line_from_the_turn_on_then_walks_off_it() -> None:
     walks = [x for x in labels if x.startswith("walk")]
     assert cuts and labels[:len(cuts)] == cuts and len(walks) == 2  # turn 16: one start
     assert walks[0].split()[1].split(".")[0] == cuts[0].split()[1]  # walks from its start
+    starts = [label for label, _ in audit_proofs.positions(root, line, 15, 0,
+                                                           Stream(0, "test", 0), True)]
+    assert len(starts) == 2 and starts[1] == cuts[0]  # turns 15 and 16
 
 
 def test_a_position_near_the_end_passes_every_check() -> None:
