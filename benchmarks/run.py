@@ -32,7 +32,7 @@ Definitions of the summary (per budget and contender):
 * *proven optimal*: instances where it proved its line optimal (status OPTIMAL);
 * *time to best*: mean over the instances won of the seconds to its best line; *time used*: mean
   wall-clock seconds of its runs (a run may end early, when a proof completes or MCTS's game
-  ends, or late: the exact search looks at the clock every 1024 nodes).
+  ends, or late: the exact search looks at the clock every 64 nodes).
 """
 
 from __future__ import annotations
