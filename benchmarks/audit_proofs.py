@@ -42,7 +42,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.prove_from import positive  # noqa: E402
+from benchmarks.prove_from import positive, whole  # noqa: E402
 from benchmarks.solve_table import select_deals  # noqa: E402
 from benchmarks.suite import Instance  # noqa: E402
 from puzzles.deal import build_setup, load_cards  # noqa: E402
@@ -166,14 +166,8 @@ def audit(pos: GameState, plain_nodes: int) -> dict[str, Any] | None:
 
 
 def walks(text: str) -> int:
-    """`--walks`: a whole number of at least 0 (argparse reports anything else)."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {n}")
-    return n
+    """`--walks`: a whole number of at least 0."""
+    return whole(text, 0)
 
 
 def main(argv: list[str] | None = None) -> int:

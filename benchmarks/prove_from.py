@@ -108,15 +108,20 @@ def prove_line(name: str, root: GameState, args: argparse.Namespace,
             "rows": rows}
 
 
-def positive(text: str) -> int:
-    """A node budget: a whole number of at least 1 (argparse reports anything else)."""
+def whole(text: str, least: int) -> int:
+    """`text` as a whole number of at least `least` (argparse reports anything else)."""
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    if n < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}, got {n}")
     return n
+
+
+def positive(text: str) -> int:
+    """A node budget: a whole number of at least 1."""
+    return whole(text, 1)
 
 
 def budget(args: argparse.Namespace) -> str:
