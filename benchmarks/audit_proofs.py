@@ -8,8 +8,8 @@ Every OPTIMAL or INFEASIBLE the solver prints rests on its bounds (the simple bo
 relaxation), on the dominance rules and on the search key that merges positions. Each is
 argued and tested on generated positions; this audit checks them together on positions of
 real games. The positions: every decision of a line from the start of turn `--from-turn` on
-(`--turn-starts`: only each turn's start), and `--walks` random walks of 1-6 decisions off the line from each of those turns' starts
-(deterministic: `--walk-seed`). The lines: a ``solve_table --out`` file (`--lines`), or
+(`--turn-starts`: only each turn's start), and `--walks` random walks of 1-6 decisions off
+the line from each of those turns' starts (deterministic: `--walk-seed`). The lines: a ``solve_table --out`` file (`--lines`), or
 NRPA lines found on the named deals (`--nrpa-nodes` decisions; a line missing a goal is used
 too: its positions test INFEASIBLE).
 
@@ -25,7 +25,8 @@ within `--plain-nodes`; the position is skipped otherwise. Then, against that op
   a line above the optimum.
 
 One row per position (``--json``: JSON lines), then a summary. Exit 0 when every check held, 1
-when one failed (its row says which), 2 bad input. Deterministic: node budgets and seeds only.
+when one failed (its row says which), 2 bad input. Deterministic: node budgets and seeds only
+(each row's ``plain_seconds``, the plain search's wall time, is the one figure that varies).
 """
 
 from __future__ import annotations
@@ -35,22 +36,20 @@ import json
 import math
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.prove_from import positive, whole  # noqa: E402
+from benchmarks.prove_from import given_lines, positive, whole  # noqa: E402
 from benchmarks.solve_table import select_deals  # noqa: E402
 from benchmarks.suite import Instance  # noqa: E402
-from puzzles.deal import build_setup, load_cards  # noqa: E402
 from solver.bounds.bound import make_bound  # noqa: E402
 from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig  # noqa: E402
 from solver.bounds.cpsat.resources import UnsupportedCardError  # noqa: E402
 from solver.bounds.cpsat.schedule import phase_of  # noqa: E402
-from solver.engine.newgame import new_game  # noqa: E402
 from solver.engine.state import GameState  # noqa: E402
 from solver.game import HeritageGame  # noqa: E402
 from solver.rng import Stream  # noqa: E402
@@ -66,19 +65,10 @@ BOUNDS = ("simple", "cpsat")
 
 
 def file_lines(path: Path, only: set[str] | None = None,
-               ) -> Iterator[tuple[str, GameState, list[int]]]:
-    """The lines of a ``solve_table --out`` file: (deal id, root, line); `only`: of these deals
-    alone."""
-    book, card_sets = load_cards(["base"])
-    for text in path.read_text(encoding="utf-8").splitlines():
-        if not text.strip():
-            continue
-        row = json.loads(text)
-        if not row.get("line") or (only is not None and row["deal"] not in only):
-            continue
-        setup = build_setup(book, card_sets, hand=str(row["hand"]), seed=int(row["seed"]),
-                            trial=int(row["trial"]))
-        yield str(row["deal"]), new_game(setup, book), [int(a) for a in row["line"]]
+               ) -> list[tuple[str, GameState, list[int]]]:
+    """The lines of a ``solve_table --out`` file (`prove_from.given_lines`): (deal id, root,
+    line); `only`: of these deals alone."""
+    return [item for item in given_lines(path) if only is None or item[0] in only]
 
 
 def nrpa_lines(deals: Sequence[Instance], nodes: int,
@@ -96,7 +86,7 @@ def positions(root: GameState, line: Sequence[int], from_turn: int, walks: int,
     each turn's start alone), then `walks` random walks of 1-6 decisions from each of those
     turns' starts on the line."""
     st = root.clone()
-    starts: list[int] = []
+    starts: list[tuple[int, GameState]] = []  # (decision index, position) of each turn's start
     turn = -1
     for i, action in enumerate(line):
         if st.is_terminal():
@@ -104,16 +94,14 @@ def positions(root: GameState, line: Sequence[int], from_turn: int, walks: int,
         if st.turn >= from_turn:
             start = st.turn != turn
             if start:
-                starts.append(i)
+                starts.append((i, st.clone()))
                 turn = st.turn
             if start or not starts_only:
                 yield f"cut {i}", st.clone()
         st.apply(action)
-    for i in starts:
+    for i, at in starts:
         for w in range(walks):
-            pos = root.clone()
-            for action in line[:i]:
-                pos.apply(action)
+            pos = at.clone()
             for _ in range(1 + rng.below(6)):
                 if pos.is_terminal():
                     break
@@ -192,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give --lines FILE or --deals IDS (or both)")
     if args.lines is not None and not args.lines.is_file():
         parser.error(f"--lines: {str(args.lines)!r} is not a readable file")
-    sources = []
+    sources: list[Iterable[tuple[str, GameState, list[int]]]] = []
     if args.deals is not None:
         try:
             sources.append(nrpa_lines(select_deals(args.deals, "", "", 0), args.nrpa_nodes))
@@ -200,7 +188,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(error))
     if args.lines is not None:
         only = None if args.only is None else {d.strip() for d in args.only.split(",")}
-        sources.insert(0, file_lines(args.lines, only))
+        try:
+            sources.insert(0, file_lines(args.lines, only))
+        except (ValueError, KeyError, TypeError) as error:  # JSON, or a row without its fields
+            parser.error(f"--lines: {args.lines}: not a solve_table --out file ({error!r})")
     rng = Stream(args.walk_seed, "audit-proofs-walks", 0)
     counts = {"audited": 0, "skipped": 0, "failed": 0, "optimal": 0, "infeasible": 0}
     for source in sources:

@@ -79,8 +79,10 @@ def test_main_prints_rows_and_a_summary(tmp_path: Path, capsys: Any) -> None:
 
 
 def test_bad_input_is_a_usage_error(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text('{"deal": "t1-h1-s0", "line": [1]}\n')  # no trial, hand or seed
     for argv in ([], ["--lines", str(tmp_path / "none.jsonl")], ["--deals", "t9-h9"],
-                 ["--lines", str(LINES), "--plain-nodes", "0"]):
+                 ["--lines", str(LINES), "--plain-nodes", "0"], ["--lines", str(junk)]):
         with pytest.raises(SystemExit) as stop:
             audit_proofs.main(argv)
         assert stop.value.code == 2
