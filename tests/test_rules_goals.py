@@ -158,7 +158,8 @@ def test_campaign_revision_after_the_flip_offers_each_of_two_goal_chests() -> No
     """Section 6, Campaign mode: right after the flip the player may once discard goal chests,
     at least one stays: with two goals, either may go."""
     st = _seventh_monument(campaign=True)
-    assert st.pending() is not None and st.pending()[0] == D_CHEST_REVISE
+    top = st.pending()
+    assert top is not None and top[0] == D_CHEST_REVISE
     assert names_of(st) == ["chest:А", "chest:Г", "done"]
     play(st, "chest:А")
     assert st.goal_chests == [L("Г")]
@@ -168,7 +169,8 @@ def test_campaign_revision_after_the_flip_offers_each_of_two_goal_chests() -> No
 def test_trial_mode_has_no_goal_revision_after_the_flip() -> None:
     """Section 6: the revision is Campaign mode's; a trial keeps both its goal chests."""
     st = _seventh_monument(campaign=False)
-    assert st.pending() is None or st.pending()[0] != D_CHEST_REVISE
+    top = st.pending()
+    assert top is None or top[0] != D_CHEST_REVISE
     assert st.goal_chests == [L("А"), L("Г")]
 
 
@@ -191,7 +193,8 @@ def test_a_you_may_step_of_a_chest_effect_is_still_asked_when_the_chest_is_used(
     st.chests_under = [L("А")]
     flow.settle(st)
     play(st, "!chest:А")
-    assert st.pending() is not None and st.pending()[0] == D_YESNO
+    top = st.pending()
+    assert top is not None and top[0] == D_YESNO
     play(st, "no")
     assert len(st.hand) == 1 and st.chests_under == []
     assert st.pending() == (D_ACTION, 0)
