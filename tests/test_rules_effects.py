@@ -24,9 +24,7 @@ from solver.engine import flow
 from solver.engine.frames import D_YESNO, F_DECLINE_CARD, F_EFFECT
 from solver.engine.state import GameState
 from tests.builder import idx, names_of, play, position
-
-# A decision frame that always offers "yes"/"no" and does nothing: the end of a test's run.
-STOP = (D_YESNO, -1, (), 0)
+from tests.cards.test_artifacts import STOP, at_stop, codes, hand, tok  # sentinel, readers
 
 # Spaces 1-5 full (the time card takes a place of space 3), M1 alone in space 6: M1 has no
 # free place in another space, every other monument has one (space 6).
@@ -49,26 +47,9 @@ def resolve(code: str, effect: int = 0, prepare: Callable[[GameState], None] | N
     return st
 
 
-def at_stop(st: GameState) -> bool:
-    """True when the effect under test is over (no decision of its own is pending)."""
-    return bool(st.stack) and st.stack[-1] == STOP
-
-
 def asks_yes_no(st: GameState) -> bool:
     """True when the effect's own "you may" question is pending (not the sentinel)."""
     return not at_stop(st) and st.stack[-1][0] == D_YESNO and names_of(st) == ["yes", "no"]
-
-
-def codes(st: GameState, cards: Sequence[int]) -> list[str]:
-    return [st.card(c).code for c in cards]
-
-
-def hand(st: GameState) -> list[str]:
-    return sorted(codes(st, st.hand))
-
-
-def tok(st: GameState, code: str) -> int:
-    return st.tokens[idx(st, code)]
 
 
 # ----------------------------------------------------------------------------- targets
