@@ -8,10 +8,10 @@ Every OPTIMAL or INFEASIBLE the solver prints rests on its bounds (the simple bo
 relaxation), on the dominance rules and on the search key that merges positions. Each is
 argued and tested on generated positions; this audit checks them together on positions of
 real games. The positions: every decision of a line from the start of turn `--from-turn` on
-(`--turn-starts`: only each turn's start), and `--walks` random walks of 1-6 decisions off
-the line from each of those turns' starts (deterministic: `--walk-seed`). The lines: a ``solve_table --out`` file (`--lines`), or
-NRPA lines found on the named deals (`--nrpa-nodes` decisions; a line missing a goal is used
-too: its positions test INFEASIBLE).
+(`--turn-starts`: only each turn's start), and `--walks` random walks of 1-6 decisions off the
+line from each of those turns' starts (deterministic: `--walk-seed`). The lines: a
+``solve_table --out`` file (`--lines`), or NRPA lines found on the named deals (`--nrpa-nodes`
+decisions; a line missing a goal is used too: its positions test INFEASIBLE).
 
 At each position the plain exhaustive search (`solver.search.protocol.PlainGame`: no bound,
 the engine's exact key, no dominance, no move ordering) gives the optimum when it completes

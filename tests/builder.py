@@ -19,6 +19,7 @@ from solver.engine import flow
 from solver.engine.cards import CardBook
 from solver.engine.frames import (
     D_ACTION,
+    D_YESNO,
     F_DECLINE_PHASE,
     F_TECH_PHASE,
     F_TIMELINE_PHASE,
@@ -160,3 +161,38 @@ def run_until_action(st: GameState) -> GameState:
     while st.stack and st.stack[-1][0] != D_ACTION and st.legal:
         st.apply(st.legal[0])
     return st
+
+
+#: A decision frame that always waits (yes/no, no card): pushed under a position's first frame,
+#: it is on top when everything under test has resolved.
+STOP: Frame = (D_YESNO, -1, (), 0)
+
+
+def at_stop(st: GameState) -> bool:
+    """True when what is under test is over (`STOP` is the pending decision)."""
+    return st.pending() == STOP
+
+
+def codes(st: GameState, cards: Iterable[int]) -> list[str]:
+    """The codes of `cards` in their order ("TIME" for the time card)."""
+    return ["TIME" if c == TIME else st.card(c).code for c in cards]
+
+
+def hand(st: GameState) -> list[str]:
+    """The hand's codes, sorted as strings (an exact multiset check)."""
+    return sorted(codes(st, st.hand))
+
+
+def tok(st: GameState, code: str) -> int:
+    """The knowledge on card `code`."""
+    return st.tokens[idx(st, code)]
+
+
+def layout(st: GameState) -> dict[int, list[str]]:
+    """The Timeline: space -> items from the lower place up ("TIME" = the time card)."""
+    return {s + 1: codes(st, items) for s, items in enumerate(st.spaces) if items}
+
+
+def tile_codes(st: GameState) -> list[str | None]:
+    """The nine tile places (A, B, C) in order, None where a place is empty."""
+    return [None if c == EMPTY else st.card(c).code for c in st.tiles]

@@ -14,28 +14,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from solver.engine import flow
-from solver.engine.frames import D_ACTION, D_YESNO, F_DECLINE_PHASE, F_TIMELINE_PHASE, Frame
-from solver.engine.state import TIME, GameState
-from tests.builder import idx, names_of, play, position
-
-# A decision that always waits (yes/no): the test inspects the state when the engine reaches it.
-STOP: Frame = (D_YESNO, -1, (), 0)
-
+from solver.engine.frames import D_ACTION, F_DECLINE_PHASE, F_TIMELINE_PHASE
+from solver.engine.state import GameState
+from tests.builder import STOP, at_stop, codes, idx, names_of, play, position, tok
 
 # ------------------------------------------------------------------ helpers
-
-def codes(st: GameState, cards: Sequence[int]) -> list[str]:
-    return ["TIME" if c == TIME else st.card(c).code for c in cards]
-
-
-def tok(st: GameState, code: str) -> int:
-    return st.tokens[idx(st, code)]
-
-
-def stopped(st: GameState) -> bool:
-    """True when everything under test has resolved (the waiting `STOP` is reached)."""
-    return st.pending() == STOP
-
 
 def one_action(**kw: Any) -> GameState:
     """A position at an action choice; the engine stops after that one action."""
@@ -77,7 +60,7 @@ def test_create_locked_monument_with_exactly_its_cost_in_other_cards() -> None:
     cost 1) with one other card (C3): it is placed in space 3 and C3 is discarded."""
     st = one_action(hand=["C3", "M9"], time_space=6)
     play(st, "create")  # M9 is the only creatable card, space 3 its only space: both taken
-    assert stopped(st)
+    assert at_stop(st)
     assert codes(st, st.spaces[2]) == ["M9"]
     assert codes(st, st.discard) == ["C3"]
     assert st.hand == [] and st.limbo == []
@@ -113,7 +96,7 @@ def test_niches_with_candi_sukuh_two_values_short_stay_unmet() -> None:
     st = niches_decline(["T39", "T40"], hand=["C20"],
                         past=["C1", "C2", "M1", "M2", "P1", "P2", "P3", "P4"])
     assert codes(st, st.techs) == ["T40"]
-    assert stopped(st)
+    assert at_stop(st)
 
 
 def test_niches_with_candi_sukuh_lowers_a_value_by_one_only() -> None:
@@ -122,7 +105,7 @@ def test_niches_with_candi_sukuh_lowers_a_value_by_one_only() -> None:
     st = niches_decline(["T28", "T40"], hand=["C20"], artifacts=["A1", "A2"],
                         past=["M1", "M2"])
     assert codes(st, st.techs) == ["T40"]
-    assert stopped(st)
+    assert at_stop(st)
 
 
 # ------------------------------------------------------------------ Archive
@@ -149,7 +132,7 @@ def test_tulum_may_discard_the_first_cards_of_the_book() -> None:
     st = timeline_phase(hand=["C1", "C2"], timeline={4: ["C35"]}, time_space=6)
     assert names_of(st) == ["C1", "C2"]
     play(st, "C1")
-    assert stopped(st)
+    assert at_stop(st)
     assert codes(st, st.hand) == ["C2"] and codes(st, st.discard) == ["C1"]
 
 
@@ -175,5 +158,5 @@ def test_planetary_stone_offered_with_exactly_two_cards_in_hand() -> None:
     play(st, "yes")  # both cards are the only possible payment: discarded at once
     assert codes(st, st.discard) == ["C1", "C2"] and st.hand == []
     play(st, "@M1", "@M1", "@M1")
-    assert stopped(st)
+    assert at_stop(st)
     assert tok(st, "M1") == 1

@@ -22,19 +22,15 @@ from solver.engine.newgame import deal_decks, new_game
 from solver.engine.setup import Setup
 from solver.engine.state import GameState
 from solver.rng import shuffled
-from tests.builder import book, idx, names_of, play, position
+from tests.builder import book, codes, idx, names_of, play, position
 
 BOOK = book()
 LEVEL1 = [c.code for c in BOOK.cards if c.is_tech and c.level == 1]
 LEVEL2 = [c.code for c in BOOK.cards if c.is_tech and c.level == 2]
 
 
-def indices(codes: list[str] | tuple[str, ...]) -> list[int]:
-    return [idx(BOOK, c) for c in codes]
-
-
-def codes_of(st: GameState, cards: list[int]) -> list[str]:
-    return [st.card(c).code for c in cards]
+def indices(card_codes: list[str] | tuple[str, ...]) -> list[int]:
+    return [idx(BOOK, c) for c in card_codes]
 
 
 def pending_kind(st: GameState) -> int | None:
@@ -60,9 +56,9 @@ def test_technology_decks_given_in_part_put_those_cards_on_top_the_rest_shuffled
     assert decks.tech2 == shuffled(7, "tech2", 0, rest2) + indices(top2)[::-1]
 
     st = new_game(setup, BOOK)
-    assert codes_of(st, st.tiles[0:3]) == list(top1[:3])
+    assert codes(st, st.tiles[0:3]) == list(top1[:3])
     assert st.card(st.tiles[3]).code == top1[3]
-    assert codes_of(st, st.tiles[6:8]) == list(top2)
+    assert codes(st, st.tiles[6:8]) == list(top2)
 
 
 @pytest.mark.parametrize(("field", "given", "message"), [
@@ -151,7 +147,7 @@ def test_campaign_rank_discard_from_a_given_hand_may_be_any_hand_card() -> None:
     assert pending_kind(st) == D_PAY
     assert sorted(names_of(st)) == sorted(hand)
     play(st, "C1")
-    assert codes_of(st, st.discard) == ["C1"] and len(st.hand) == 5
+    assert codes(st, st.discard) == ["C1"] and len(st.hand) == 5
 
 
 def test_campaign_goal_choice_offers_every_revealed_chest_the_first_letter_too() -> None:
@@ -195,12 +191,12 @@ def test_a_tile_left_with_one_card_refills_when_exactly_three_remain(level: int)
     of its level, reshuffling that level's discard pile when the deck runs out; only with fewer
     than 3 in deck and discard does it stay empty. Here the die (roll 2) takes the second card
     of tile A, so the deck (1 card) and the discard pile (2) hold exactly 3."""
-    codes = LEVEL1 if level == 1 else LEVEL2
-    x, y, z = codes[0], codes[1], codes[2]  # z is the only card left in the deck
-    st = position(tiles=[x, y, None, None, None, None, None, None, None], techs=codes[3:],
+    level_codes = LEVEL1 if level == 1 else LEVEL2
+    x, y, z = level_codes[0], level_codes[1], level_codes[2]  # z: the only card left in the deck
+    st = position(tiles=[x, y, None, None, None, None, None, None, None], techs=level_codes[3:],
                   tile_level=(level, 1, 2), midgame=level == 2, phase="tech", dice=(2,) * 16)
     lv = level - 1
-    assert sorted(codes_of(st, st.tiles[0:3])) == sorted([x, y, z])
+    assert sorted(codes(st, st.tiles[0:3])) == sorted([x, y, z])
     assert st.tech_decks[lv] == [] and st.tech_discards[lv] == []
 
 

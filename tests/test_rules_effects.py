@@ -23,8 +23,7 @@ import pytest
 from solver.engine import flow
 from solver.engine.frames import D_YESNO, F_DECLINE_CARD, F_EFFECT
 from solver.engine.state import GameState
-from tests.builder import idx, names_of, play, position
-from tests.cards.test_artifacts import STOP, at_stop, codes, hand, tok  # sentinel, readers
+from tests.builder import STOP, at_stop, codes, hand, idx, names_of, play, position, tok
 
 # Spaces 1-5 full (the time card takes a place of space 3), M1 alone in space 6: M1 has no
 # free place in another space, every other monument has one (space 6).

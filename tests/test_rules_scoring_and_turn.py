@@ -23,31 +23,12 @@ from solver.engine import flow
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.frames import (
     D_ACTION,
-    D_YESNO,
     F_DECLINE_PHASE,
     F_TIMELINE_PHASE,
     F_TURN_END,
-    Frame,
 )
-from solver.engine.state import EMPTY, TIME, GameState
-from tests.builder import book, idx, names_of, play, position
-
-# A decision that always waits (yes/no): the test inspects the state when the engine reaches it.
-STOP: Frame = (D_YESNO, -1, (), 0)
-
-
-def codes(st: GameState, cards: list[int] | tuple[int, ...]) -> list[str]:
-    return ["TIME" if c == TIME else st.card(c).code for c in cards]
-
-
-def layout(st: GameState) -> dict[int, list[str]]:
-    """The Timeline: space -> items from the lower place up ("TIME" = the time card)."""
-    return {s + 1: codes(st, items) for s, items in enumerate(st.spaces) if items}
-
-
-def tile_codes(st: GameState) -> list[str | None]:
-    return [None if c == EMPTY else st.card(c).code for c in st.tiles]
-
+from solver.engine.state import EMPTY
+from tests.builder import STOP, book, codes, idx, layout, names_of, play, position, tile_codes
 
 # ---------------------------------------------------------------- final scoring (section 7)
 
