@@ -5,6 +5,7 @@ mid-task, a deadline), and the report's rates and confidence intervals."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import sqlite3
@@ -153,6 +154,35 @@ def test_store_refuses_files_that_are_not_sweeps(tmp_path: Path) -> None:
         SweepStore(other)
     with pytest.raises(SweepError, match="does not exist"):
         SweepStore(tmp_path / "missing.sqlite", create=False)
+
+
+def _open_store(path: str, answers: Any) -> None:
+    """Body of one process of the test below: open the store, say what went wrong if anything."""
+    try:
+        SweepStore(Path(path)).close()
+        answers.put("")
+    except SweepError as error:
+        answers.put(str(error))
+
+
+def test_sweeps_starting_on_one_new_file_at_once_all_open_it(tmp_path: Path) -> None:
+    """Several sweeps may share a file (`benchmarks.sweep.store`), also when they start on a new
+    one at the same moment: each sees either no table or the whole schema with its version (an
+    opener that saw the tables before the version row was written refused the file, or met a
+    lock SQLite does not wait for: 32 of 400 openers failed before the schema check became one
+    transaction). 4 processes on each of 20 new files."""
+    ctx = multiprocessing.get_context("fork")
+    answers = ctx.Queue()
+    failures: list[str] = []
+    for k in range(20):
+        path = str(tmp_path / f"new{k}.sqlite")
+        procs = [ctx.Process(target=_open_store, args=(path, answers)) for _ in range(4)]
+        for proc in procs:
+            proc.start()
+        failures += [a for a in (answers.get(timeout=60) for _ in procs) if a]
+        for proc in procs:
+            proc.join(timeout=60)
+    assert failures == []
 
 
 # ------------------------------------------------------------------ the driver

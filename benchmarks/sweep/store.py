@@ -23,6 +23,8 @@ from typing import Any
 from benchmarks.sweep.plan import SweepError
 
 SCHEMA_VERSION = "1"
+#: How long opening a file waits for the other sweeps that hold it (seconds).
+BUSY_SECONDS = 60.0
 #: What a row is keyed by.
 KEY = ("trial", "hand", "seed", "die_seed", "budget", "bound", "version", "data_sha256")
 #: What a row holds beyond its key (the result of `benchmarks.sweep.tasks.solve_deal`).
@@ -62,26 +64,54 @@ class SweepStore:
         if not create and not path.is_file():
             raise SweepError(f"--db: {path} does not exist (make it with heritage sweep run)")
         try:
-            self.db = sqlite3.connect(path, timeout=60.0, isolation_level=None)
+            self.db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
         except sqlite3.Error as exc:
             raise SweepError(f"--db: cannot open {path} ({exc})") from None
         self.db.row_factory = sqlite3.Row
         with self._errors("open"):
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")  # WAL: a killed process loses nothing
-            names = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            if names and "meta" not in names:
-                raise SweepError(f"--db: {path} is a SQLite file but not a sweep database "
-                                 f"(tables: {', '.join(sorted(names))})")
-            if not names and not create:
-                raise SweepError(f"--db: {path} is empty: no sweep has run on it")
-            if not names:
-                self.db.executescript(_SCHEMA)
-                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-            have = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if have is None or have[0] != SCHEMA_VERSION:
-                raise SweepError(f"--db: {path} has sweep schema {None if have is None else have[0]!r}, "
-                                 f"this heritage reads schema {SCHEMA_VERSION!r}")
+            until = time.monotonic() + BUSY_SECONDS
+            while True:
+                try:
+                    self._open(create)
+                    break
+                except sqlite3.OperationalError as exc:
+                    # SQLite answers some lock conflicts of a file being set up "locked" at
+                    # once, without its busy wait: another sweep is opening it; try again
+                    if "locked" not in str(exc) or time.monotonic() >= until:
+                        raise
+                    time.sleep(0.05)
+
+    def _open(self, create: bool) -> None:
+        """Put the file in WAL mode, then check its schema, creating it in a new file, in one
+        immediate transaction: sweeps that start on one new file at once each see either no
+        table (and create them) or the whole schema with its version."""
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")  # WAL: a killed process loses nothing
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self._check_schema(create)
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def _check_schema(self, create: bool) -> None:
+        path = self.path
+        names = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if names and "meta" not in names:
+            raise SweepError(f"--db: {path} is a SQLite file but not a sweep database "
+                             f"(tables: {', '.join(sorted(names))})")
+        if not names and not create:
+            raise SweepError(f"--db: {path} is empty: no sweep has run on it")
+        if not names:
+            for statement in _SCHEMA.split(";"):  # executescript would commit first
+                if statement.strip():
+                    self.db.execute(statement)
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        have = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if have is None or have[0] != SCHEMA_VERSION:
+            raise SweepError(f"--db: {path} has sweep schema {None if have is None else have[0]!r}, "
+                             f"this heritage reads schema {SCHEMA_VERSION!r}")
 
     @contextmanager
     def _errors(self, doing: str) -> Iterator[None]:
