@@ -23,20 +23,12 @@ from solver.engine.frames import D_ACTION, D_ORDER
 from solver.engine.goal_check import evaluate
 from solver.engine.learn import learnable
 from solver.engine.newgame import new_game
-from solver.engine.scoring import ScoreSheet
 from solver.engine.setup import Setup
-from solver.engine.state import CHEST_BASE, EMPTY, TIME, GameState
-from tests.builder import idx, names_of, play, position
+from solver.engine.sheet import ScoreSheet
+from solver.engine.state import CHEST_BASE, EMPTY, GameState
+from tests.builder import codes, idx, names_of, play, position, tile_codes
 
 TILES = ["T1", "T2", "T3", "T4", "T5", "T6", "T28", "T29", "T30"]
-
-
-def codes(st: GameState, cards: list[int] | tuple[int, ...]) -> list[str]:
-    return ["TIME" if c == TIME else st.card(c).code for c in cards]
-
-
-def tile_codes(st: GameState) -> list[str | None]:
-    return [None if c == EMPTY else st.card(c).code for c in st.tiles]
 
 
 def rows(st: GameState) -> tuple[int, int, int, int, int]:

@@ -17,15 +17,11 @@ from solver.engine.newgame import new_game
 from solver.engine.setup import Setup
 from solver.engine.state import EMPTY, GameState
 from solver.rng import Stream
-from tests.builder import idx, names_of, play, position
+from tests.builder import codes, idx, names_of, play, position
 
 HERITAGE = ("base", "heritage")
 FIVE_WRITING = ["T19", "T20", "T21", "T22", "T23"]
 runner = CliRunner()
-
-
-def codes(st: GameState, cards: list[int] | tuple[int, ...]) -> list[str]:
-    return [st.card(c).code for c in cards]
 
 
 def test_heritage_cards_are_off_by_default_and_on_with_the_heritage_set() -> None:

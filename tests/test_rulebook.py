@@ -12,21 +12,12 @@ from puzzles.cardsets import load_book
 from solver.engine.frames import D_ACTION, D_FLIP
 from solver.engine.newgame import new_game
 from solver.engine.setup import Setup, turns_for
-from solver.engine.state import EMPTY, TIME, GameState
+from solver.engine.state import GameState
 from solver.rng import Stream
-from tests.builder import idx, names_of, play, position
+from tests.builder import codes, idx, names_of, play, position, tile_codes
 
 BOOK = load_book(["base"])
 START_TILES = ["T1", "T2", "T3", "T4", "T5", "T6", "T28", "T29", "T30"]
-
-
-def codes(st: GameState, cards: list[int] | tuple[int, ...]) -> list[str]:
-    """Card codes of a zone (the time card as ``TIME``)."""
-    return ["TIME" if c == TIME else st.card(c).code for c in cards]
-
-
-def tile_codes(st: GameState) -> list[str | None]:
-    return [None if c == EMPTY else st.card(c).code for c in st.tiles]
 
 
 def random_game(seed: int, hand: str = "1", time_space: int = 4) -> tuple[GameState, list[int]]:

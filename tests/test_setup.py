@@ -13,6 +13,7 @@ from solver.engine.frames import D_ACTION, D_KEEP
 from solver.engine.newgame import new_game
 from solver.engine.setup import Setup
 from solver.engine.state import GameState
+from tests.builder import codes
 
 BOOK = load_book(["base"])
 BUILDERS = [c.code for c in BOOK.builders]
@@ -26,10 +27,6 @@ PREMADE = {
     4: ["M2", "M17", "P16", "A14", "A23", "A32"],
 }
 HAND1 = PREMADE[1]
-
-
-def codes(st: GameState, cards: list[int]) -> list[str]:
-    return [st.card(c).code for c in cards]
 
 
 def deck_without(hand: list[str]) -> list[str]:

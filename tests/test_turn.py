@@ -8,19 +8,11 @@ Excavate, Search; the hand limit and the reshuffle of the builder deck.
 from __future__ import annotations
 
 from solver.engine.frames import D_ACTION, D_ARCHIVE, D_DECLINE_ORDER, D_REMOVE
-from solver.engine.state import EMPTY, TIME, GameState
+from solver.engine.state import EMPTY, GameState
 from solver.rng import shuffled
-from tests.builder import idx, names_of, play, position
+from tests.builder import codes, idx, names_of, play, position, tile_codes
 
 TILES = ["T1", "T2", "T3", "T4", "T5", "T6", "T28", "T29", "T30"]
-
-
-def codes(st: GameState, cards: list[int] | tuple[int, ...]) -> list[str]:
-    return ["TIME" if c == TIME else st.card(c).code for c in cards]
-
-
-def tile_codes(st: GameState) -> list[str | None]:
-    return [None if c == EMPTY else st.card(c).code for c in st.tiles]
 
 
 def tokens(st: GameState, *cards: str) -> list[int]:

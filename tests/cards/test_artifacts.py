@@ -19,13 +19,9 @@ import pytest
 
 from solver.engine import flow
 from solver.engine.cards import ARTIFACT
-from solver.engine.frames import D_ACTION, D_YESNO, F_DECLINE_PHASE, F_TIMELINE_PHASE
+from solver.engine.frames import D_ACTION, F_DECLINE_PHASE, F_TIMELINE_PHASE
 from solver.engine.state import CHEST_BASE, EMPTY, TIME, GameState
-from tests.builder import book, idx, names_of, play, position
-
-# A decision frame that always offers "yes"/"no" and does nothing: the end of a test's run.
-STOP = (D_YESNO, -1, (), 0)
-
+from tests.builder import STOP, at_stop, book, codes, hand, idx, names_of, play, position, tok
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -50,24 +46,6 @@ def timeline_phase(prepare: Callable[[GameState], None] | None = None, **kw: Any
 def decline_phase(prepare: Callable[[GameState], None] | None = None, **kw: Any) -> GameState:
     """Run the decline phase (RULES.md section 4C) of the position, slide included."""
     return run_phase((F_DECLINE_PHASE,), prepare, **kw)
-
-
-def at_stop(st: GameState) -> bool:
-    """True when the phase under test is over (no decision of its own is pending)."""
-    return bool(st.stack) and st.stack[-1] == STOP
-
-
-def codes(st: GameState, cards: Sequence[int]) -> list[str]:
-    return [st.card(c).code for c in cards]
-
-
-def hand(st: GameState) -> list[str]:
-    """The hand's card codes, sorted as strings (an exact multiset check)."""
-    return sorted(codes(st, st.hand))
-
-
-def tok(st: GameState, code: str) -> int:
-    return st.tokens[idx(st, code)]
 
 
 def space_of(st: GameState, code: str) -> tuple[int, int]:

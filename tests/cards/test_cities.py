@@ -21,19 +21,9 @@ from typing import Any
 
 import pytest
 
-from solver.engine.frames import (
-    D_ACTION,
-    D_YESNO,
-    F_DECLINE_PHASE,
-    F_TECH_PHASE,
-    F_TIMELINE_PHASE,
-    Frame,
-)
-from solver.engine.state import TIME, GameState
-from tests.builder import idx, names_of, play, position
-
-# A decision that always waits (yes/no): the test inspects the state when the engine reaches it.
-STOP: Frame = (D_YESNO, -1, (), 0)
+from solver.engine.frames import D_ACTION, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE
+from solver.engine.state import GameState
+from tests.builder import STOP, at_stop, codes, idx, layout, names_of, play, position, tok
 
 REFERENCE = Path("/work/shared/reference/base-cards.json")
 BASE = Path(__file__).resolve().parents[2] / "puzzles" / "data" / "cards" / "base.json"
@@ -64,32 +54,14 @@ def decline_phase(**kw: Any) -> GameState:
     return position(pending=[STOP, (F_DECLINE_PHASE,)], **kw)
 
 
-def stopped(st: GameState) -> bool:
-    """True when everything under test has resolved (no decision of the card is pending)."""
-    return st.pending() == STOP
-
-
-def tok(st: GameState, code: str) -> int:
-    """Knowledge on a card."""
-    return st.tokens[idx(st, code)]
-
-
-def codes(st: GameState, cards: list[int]) -> list[str]:
-    return [st.book[c].code for c in cards]
-
-
 def hand(st: GameState) -> list[str]:
+    """The hand's codes in the engine's order (by card index, e.g. ["M1", "A1"]), unlike
+    `tests.builder.hand`, which sorts them as strings."""
     return codes(st, st.hand)
 
 
 def past(st: GameState) -> list[str]:
     return codes(st, st.past)
-
-
-def layout(st: GameState) -> dict[int, list[str]]:
-    """The Timeline: space -> items from the lower place up ("TIME" = the time card)."""
-    return {s + 1: ["TIME" if c == TIME else st.book[c].code for c in items]
-            for s, items in enumerate(st.spaces) if items}
 
 
 # ------------------------------------------------------------------ card facts
@@ -204,7 +176,7 @@ def test_C6_ollantaytambo_adjacent_cities_lose_one() -> None:
     st = timeline_phase(
         timeline={1: ["C16", "C17"], 2: ["C6", "C12"], 3: ["M8", "C19"]},
         tokens={"C16": 2, "C17": 2, "C6": 2, "C12": 0, "M8": 3, "C19": 4}, time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert {c: tok(st, c) for c in ("C16", "C17", "C6", "C12", "M8", "C19")} == {
         "C16": 1, "C17": 2, "C6": 2, "C12": 0, "M8": 3, "C19": 4}
 
@@ -215,7 +187,7 @@ def test_C6_ollantaytambo_upper_row() -> None:
     st = timeline_phase(
         timeline={2: ["C16", "C17"], 3: ["C19", "C6"], 4: ["C20", "C21"]},
         tokens={"C16": 2, "C17": 2, "C19": 3, "C6": 2, "C20": 2, "C21": 4}, time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert {c: tok(st, c) for c in ("C16", "C17", "C19", "C20", "C21")} == {
         "C16": 2, "C17": 1, "C19": 2, "C20": 2, "C21": 3}
 
@@ -226,7 +198,7 @@ def test_C7_luxor_temple_needs_two_adjacent_pyramids(space2: list[str]) -> None:
     count, D5), so it keeps its knowledge."""
     st = timeline_phase(timeline={2: space2, 3: ["C7", "P36"]}, tokens={"C7": 10},
                         time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert tok(st, "C7") == 10
 
 
@@ -236,7 +208,7 @@ def test_C7_luxor_temple_two_adjacent_pyramids(before: int, after: int) -> None:
     own; as far as possible, D6); the pyramids keep theirs."""
     st = timeline_phase(timeline={2: ["P1"], 3: ["C7", "P36"]},
                         tokens={"C7": before, "P1": 3, "P36": 3}, time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert (tok(st, "C7"), tok(st, "P1"), tok(st, "P36")) == (after, 3, 3)
 
 
@@ -247,7 +219,7 @@ def test_C8_mohenjo_daro_two_adjacent_of_one_type(left: str, after: int) -> None
     knowledge; three neighbours of three different types are not enough."""
     st = timeline_phase(timeline={4: [left], 5: ["C8", "M1"], 6: ["C16"]},
                         tokens={"C8": 9, left: 3, "M1": 4}, time_space=1)
-    assert stopped(st)
+    assert at_stop(st)
     assert (tok(st, "C8"), tok(st, left), tok(st, "M1")) == (after, 3, 4)
 
 
@@ -259,7 +231,7 @@ def test_C9_petra_draws_one(lost: int, pasts: list[str], drawn: bool) -> None:
     draw 1 card; otherwise nothing."""
     st = timeline_phase(hand=["M1"], timeline={4: ["C9"]}, tokens={"C9": 1}, lost=lost,
                         past=pasts, deck_top=["A1", "A2"], time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert hand(st) == (["M1", "A1"] if drawn else ["M1"])
 
 
@@ -273,7 +245,7 @@ def test_C9_petra_condition_read_when_it_resolves(order: list[str], drawn: bool)
                         deck_top=["A1"], time_space=6)
     assert names_of(st) == ["!M31", "!C9"]
     play(st, *order[:1])
-    assert stopped(st)  # the last effect needs no choice
+    assert at_stop(st)  # the last effect needs no choice
     assert (st.lost, hand(st)) == (2, ["A1"] if drawn else [])
 
 
@@ -282,7 +254,7 @@ def test_C9_petra_hand_limit() -> None:
     ten = ["M1", "M2", "M3", "M4", "M5", "M6", "M7", "M9", "M10", "M11"]
     st = timeline_phase(hand=ten, timeline={4: ["C9"]}, past=["M8"], deck_top=["A1"],
                         time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert hand(st) == ten
 
 
@@ -296,7 +268,7 @@ def test_C10_parthenon_removes_up_to_two_split() -> None:
     play(st, "@C19")
     assert names_of(st) == ["@C19", "@C10", "@P36", "done"]
     play(st, "@P36")
-    assert stopped(st)
+    assert at_stop(st)
     assert (tok(st, "C19"), tok(st, "C10"), tok(st, "P36")) == (5, 4, 0)
 
 
@@ -305,7 +277,7 @@ def test_C10_parthenon_may_remove_nothing() -> None:
     st = timeline_phase(timeline={2: ["C19"], 3: ["C10"]}, tokens={"C19": 7, "C10": 4},
                         time_space=6)
     play(st, "done")
-    assert stopped(st)
+    assert at_stop(st)
     assert (tok(st, "C19"), tok(st, "C10")) == (7, 4)
 
 
@@ -313,7 +285,7 @@ def test_C10_parthenon_needs_eleven() -> None:
     """C10, condition fails: 10 knowledge on the Timeline is not enough; nothing is asked."""
     st = timeline_phase(timeline={2: ["C19"], 3: ["C10"]}, tokens={"C19": 6, "C10": 4},
                         time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert (tok(st, "C19"), tok(st, "C10")) == (6, 4)
 
 
@@ -324,7 +296,7 @@ def test_C35_tulum_discards_a_chosen_card() -> None:
                         time_space=6)
     assert names_of(st) == ["M1", "P36"]
     play(st, "P36")
-    assert stopped(st)
+    assert at_stop(st)
     assert (hand(st), codes(st, st.discard)) == (["M1"], ["P36"])
 
 
@@ -332,7 +304,7 @@ def test_C35_tulum_discards_a_chosen_card() -> None:
 def test_C35_tulum_single_or_no_card(held: list[str], left: list[str]) -> None:
     """C35: with one card it must go (no choice); with none, nothing happens (D6)."""
     st = timeline_phase(hand=held, timeline={4: ["C35"]}, time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert (hand(st), codes(st, st.discard)) == (left, held)
 
 
@@ -342,7 +314,7 @@ def test_C35_tulum_is_locked_in_space_4() -> None:
     cards = ["C35", "M8", "M1", "P36", "C12"]
     st = one_action(hand=cards, time_space=6)
     play(st, "create", "C35")  # space 4 taken at once: the only legal space
-    assert stopped(st)
+    assert at_stop(st)
     assert layout(st) == {4: ["C35"], 6: ["TIME"]}
     assert hand(st) == ["C12", "M1", "M8", "P36"]
     full = one_action(hand=cards, timeline={4: ["C16", "C17"]}, time_space=6)
@@ -358,7 +330,7 @@ def test_C36_cyrene_needs_four_past_cities(cities: list[str], after: int) -> Non
     C36) it loses 2 knowledge; with 3 nothing happens."""
     st = timeline_phase(timeline={3: ["C36"], 4: ["C19", "C20"]}, tokens={"C36": 8},
                         past=cities, time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert tok(st, "C36") == after
 
 
@@ -376,7 +348,7 @@ def test_C11_warangal_secret_learn_removes_and_draws() -> None:
     play(st, "T12")  # secret; its own effect removes nothing (no artifacts)
     assert names_of(st) == ["@M8", "@C11"]
     play(st, "@M8")
-    assert stopped(st)
+    assert at_stop(st)
     assert (tok(st, "M8"), tok(st, "C11"), hand(st), codes(st, st.techs)) == (
         2, 2, ["A1"], ["T12"])
 
@@ -388,7 +360,7 @@ def test_C11_warangal_draws_even_without_knowledge() -> None:
                     tiles=["T12", "T9", None, None, None, None, None, None, None],
                     deck_top=["A1"], time_space=6)
     play(st, "learn", "T12")
-    assert stopped(st)
+    assert at_stop(st)
     assert hand(st) == ["A1"]
 
 
@@ -400,7 +372,7 @@ def test_C11_warangal_after_a_granted_learn() -> None:
                        deck_top=["A1"], time_space=6)
     assert names_of(st) == ["T9", "T12", "no"]
     play(st, "T12")  # C11 is the only monument with knowledge: no target choice
-    assert stopped(st)
+    assert at_stop(st)
     assert (tok(st, "C11"), hand(st), codes(st, st.techs), past(st)) == (
         1, ["A1"], ["T12"], ["M34"])
 
@@ -412,7 +384,7 @@ def test_C11_warangal_ignores_other_types(tech: str) -> None:
                     tiles=["T12", tech, None, None, None, None, None, None, None],
                     deck_top=["A1"], time_space=6)
     play(st, "learn", tech)
-    assert stopped(st)
+    assert at_stop(st)
     assert (tok(st, "M8"), tok(st, "C11"), hand(st)) == (3, 2, [])
 
 
@@ -424,7 +396,7 @@ def test_C12_timbuktu_discards_one_lost_knowledge(lost: int, after: int) -> None
     """C12 Timbuktu, on Create: remove 1 lost knowledge (as far as possible, D22)."""
     st = one_action(hand=["C12", "M8"], lost=lost, time_space=6)
     play(st, "create", "C12", "s1")
-    assert stopped(st)
+    assert at_stop(st)
     assert (st.lost, tok(st, "C12"), layout(st)[1]) == (after, 2, ["C12"])
 
 
@@ -438,7 +410,7 @@ def test_C13_C14_swap_targets_every_other_monument(card: str, space: int) -> Non
     play(st, "create", card, f"s{space}")
     assert names_of(st) == ["@C16", "@M1", "@C21"]
     play(st, "@C21")
-    assert stopped(st)
+    assert at_stop(st)
     assert layout(st) == {1: ["C16"], 2: ["M1", card], space: ["C21"], 6: ["TIME"]}
     assert (tok(st, "C21"), tok(st, card)) == (4, st.book[idx(st, card)].knowledge)
 
@@ -450,7 +422,7 @@ def test_C13_C14_swap_within_its_space(card: str, space: int) -> None:
     st = one_action(hand=[card, "M8"], timeline={space: ["P36"]}, tokens={"P36": 3},
                     time_space=6)
     play(st, "create", card, f"s{space}")
-    assert stopped(st)
+    assert at_stop(st)
     assert layout(st)[space] == [card, "P36"]
 
 
@@ -459,7 +431,7 @@ def test_C13_C14_swap_alone(card: str, space: int) -> None:
     """C13 / C14 with no other monument: nothing to swap (D6)."""
     st = one_action(hand=[card, "M8"], time_space=6)
     play(st, "create", card, f"s{space}")
-    assert stopped(st)
+    assert at_stop(st)
     assert layout(st) == {space: [card], 6: ["TIME"]}
 
 
@@ -469,7 +441,7 @@ def test_C20_tiwanaku_other_cities_lose_one() -> None:
     st = one_action(hand=["C20", "M8"], timeline={1: ["C9"], 3: ["C12", "M1"]},
                     tokens={"C9": 3, "C12": 0, "M1": 3}, time_space=6)
     play(st, "create", "C20", "s2")
-    assert stopped(st)
+    assert at_stop(st)
     assert {c: tok(st, c) for c in ("C9", "C12", "M1", "C20")} == {
         "C9": 2, "C12": 0, "M1": 3, "C20": 2}
 
@@ -492,7 +464,7 @@ def test_C22_C23_C33_self_discount(card: str, space: int, met: int, unmet: int,
     for setup, expected in ((yes, met), (no, unmet)):
         st = one_action(hand=[card, "M8"], time_space=6, **setup)
         play(st, "create", card, f"s{space}")
-        assert stopped(st)
+        assert at_stop(st)
         assert tok(st, card) == expected
 
 
@@ -520,7 +492,7 @@ def test_C30_potala_skips_the_decline_phase() -> None:
     st = one_turn(hand=["C30", "C19", "M8"], timeline={1: ["M1"]}, tokens={"M1": 1},
                   deck_top=["A1"])
     play(st, "create", "C30", "s3", "search")
-    assert stopped(st)
+    assert at_stop(st)
     assert layout(st) == {1: ["M1"], 3: ["C30", "TIME"]}
     assert (past(st), st.lost, tok(st, "M1"), st.time_space) == ([], 0, 1, 3)
 
@@ -530,7 +502,7 @@ def test_C30_potala_control_turn_declines() -> None:
     st = one_turn(hand=["C30", "C19", "M8"], timeline={1: ["M1"]}, tokens={"M1": 1},
                   deck_top=["A1"])
     play(st, "create", "C19", "s3", "search")
-    assert stopped(st)
+    assert at_stop(st)
     assert layout(st) == {2: ["C19"], 3: ["TIME"]}
     assert (past(st), st.lost) == (["M1"], 1)
 
@@ -540,7 +512,7 @@ def test_C30_potala_in_space_1_survives() -> None:
     decline is skipped (clarifications C30)."""
     st = one_turn(hand=["C30", "C19", "M8", "M1"], deck_top=["A1"])
     play(st, "create", "C30", "s1", "C19", "M1", "search")
-    assert stopped(st)
+    assert at_stop(st)
     assert layout(st) == {1: ["C30"], 3: ["TIME"]}
     assert (past(st), st.lost, tok(st, "C30"), hand(st)) == ([], 0, 3, ["M8", "A1"])
 
@@ -552,7 +524,7 @@ def test_C30_potala_time_card_in_space_1_still_leaves() -> None:
     st = one_turn(hand=["C30", "C19", "M8"], timeline={1: ["M1"]}, tokens={"M1": 1},
                   time_space=1, deck_top=["A1"])
     play(st, "create", "C30", "s3", "search")
-    assert stopped(st)
+    assert at_stop(st)
     assert layout(st) == {1: ["M1"], 3: ["C30"]}
     assert (st.time_space, st.time_visits, past(st), st.lost) == (0, 1, [], 0)
 
@@ -562,7 +534,7 @@ def test_C30_potala_nested_create_also_skips() -> None:
     the decline (clarifications C30: nested Creates included)."""
     st = one_turn(hand=["M18", "C30", "C19"], timeline={1: ["M1"]}, deck_top=["A1"])
     play(st, "create", "M18", "s6", "C30", "s3", "search")
-    assert stopped(st)
+    assert at_stop(st)
     assert layout(st) == {1: ["M1"], 3: ["C30", "TIME"], 6: ["M18"]}
     assert past(st) == []
 
@@ -573,7 +545,7 @@ def test_C30_potala_created_during_decline_skips_nothing() -> None:
     st = decline_phase(hand=["C30"], timeline={1: ["M11"]})
     assert names_of(st) == ["C30", "no"]
     play(st, "C30")  # space 3, the only affordable space, is taken at once
-    assert stopped(st)
+    assert at_stop(st)
     assert layout(st) == {2: ["C30"], 3: ["TIME"]}
     assert past(st) == ["M11"]
 
@@ -593,7 +565,7 @@ def test_C31_philae_two_cities_up_to_three_each() -> None:
     play(st, "@C9", "@C9", "@C9")  # the third token ends C9's share: no fourth is offered
     assert names_of(st) == ["@C20", "done"]
     play(st, "@C20", "done")
-    assert stopped(st)
+    assert at_stop(st)
     assert {c: tok(st, c) for c in ("C9", "C12", "C31", "C20")} == {
         "C9": 2, "C12": 2, "C31": 3, "C20": 3}
 
@@ -603,7 +575,7 @@ def test_C31_philae_needs_four_cities() -> None:
     st = one_action(hand=["C31", "P36"], timeline={1: ["C9"], 2: ["C12"], 4: ["M1"]},
                     tokens={"C9": 5, "C12": 2, "M1": 4}, time_space=6)
     play(st, "create", "C31", "s3")
-    assert stopped(st)
+    assert at_stop(st)
     assert {c: tok(st, c) for c in ("C9", "C12", "C31", "M1")} == {
         "C9": 5, "C12": 2, "C31": 3, "M1": 4}
 
@@ -618,7 +590,7 @@ def test_C32_persepolis_archive_yes() -> None:
     play(st, "M1", "done")
     assert names_of(st) == ["@M8", "@C32"]
     play(st, "@M8")
-    assert stopped(st)
+    assert at_stop(st)
     assert (tok(st, "M8"), tok(st, "C32"), hand(st), codes(st, st.discard)) == (
         1, 3, ["P36"], ["M1"])
 
@@ -628,7 +600,7 @@ def test_C32_persepolis_archive_no() -> None:
     st = one_action(hand=["C32", "M1", "P36"], timeline={2: ["M8"]}, tokens={"M8": 2},
                     time_space=6)
     play(st, "create", "C32", "s3", "no")
-    assert stopped(st)
+    assert at_stop(st)
     assert (tok(st, "M8"), tok(st, "C32"), hand(st), st.discard) == (2, 3, ["M1", "P36"], [])
 
 
@@ -707,7 +679,7 @@ def test_C15_ajanta_caves_moves_a_card_into_space_1() -> None:
     play(st, "@M1")
     assert names_of(st) == ["s1", "s2", "s5", "s6"]  # s3 is its own space; s4 is full
     play(st, "s1")
-    assert stopped(st)
+    assert at_stop(st)
     assert (past(st), st.lost) == (["C15", "M1"], 3)
     assert layout(st) == {3: ["P36", "TIME"]}
 
@@ -720,7 +692,7 @@ def test_C15_ajanta_caves_saves_the_other_space_1_card() -> None:
     play(st, "!C15")  # M8 is the only other monument: no target choice
     assert names_of(st) == ["s2", "s3", "s4", "s5", "s6"]
     play(st, "s5")
-    assert stopped(st)
+    assert at_stop(st)
     assert (past(st), st.lost, tok(st, "M8")) == (["C15"], 2, 3)
     assert layout(st) == {4: ["M8"], 5: ["TIME"]}
 
@@ -728,7 +700,7 @@ def test_C15_ajanta_caves_saves_the_other_space_1_card() -> None:
 def test_C15_ajanta_caves_alone() -> None:
     """C15 with no other monument: nothing to move (D6); it declines normally."""
     st = decline_phase(timeline={1: ["C15"]}, tokens={"C15": 2}, time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert (past(st), st.lost) == (["C15"], 2)
 
 
@@ -738,7 +710,7 @@ def test_C16_C17_draw_on_decline(card: str, n: int) -> None:
     and its knowledge becomes lost knowledge (RULES.md section 4C)."""
     top = ["A1", "A2", "A3", "A4", "A5", "A6", "A7"]
     st = decline_phase(hand=["M1"], timeline={1: [card]}, tokens={card: 2}, deck_top=top)
-    assert stopped(st)
+    assert at_stop(st)
     assert hand(st) == ["M1", *top[:n]]
     assert (past(st), st.lost) == ([card], 2)
 
@@ -748,7 +720,7 @@ def test_C16_C17_draw_on_decline_hand_limit(card: str) -> None:
     """C16 / C17 with 8 cards in hand: the draw stops at 10 (D4)."""
     held = ["M1", "M2", "M3", "M4", "M5", "M6", "M7", "M9"]
     st = decline_phase(hand=held, timeline={1: [card]}, deck_top=["A1", "A2", "A3"])
-    assert stopped(st)
+    assert at_stop(st)
     assert hand(st) == [*held, "A1", "A2"]
 
 
@@ -759,7 +731,7 @@ def test_C19_derinkuyu_targets_cities_with_six() -> None:
                        tokens={"C19": 6, "C9": 5, "M1": 8, "C7": 10}, time_space=6)
     assert names_of(st) == ["@C19", "@C7"]
     play(st, "@C19")
-    assert stopped(st)
+    assert at_stop(st)
     assert (st.lost, past(st), tok(st, "C7"), tok(st, "C9"), tok(st, "M1")) == (
         2, ["C19"], 10, 5, 8)
 
@@ -769,7 +741,7 @@ def test_C19_derinkuyu_on_another_city() -> None:
     st = decline_phase(timeline={1: ["C19"], 3: ["C7"]}, tokens={"C19": 6, "C7": 10},
                        time_space=6)
     play(st, "@C7")
-    assert stopped(st)
+    assert at_stop(st)
     assert (st.lost, tok(st, "C7")) == (6, 6)
 
 
@@ -777,7 +749,7 @@ def test_C19_derinkuyu_no_target() -> None:
     """C19, no city with 6: nothing is removed (D6)."""
     st = decline_phase(timeline={1: ["C19"], 3: ["C7"]}, tokens={"C19": 5, "C7": 5},
                        time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert (st.lost, tok(st, "C7")) == (5, 5)
 
 
@@ -789,7 +761,7 @@ def test_C21_mycenae_is_locked_in_space_6() -> None:
     play(st, "create", "C21")  # space 6 taken at once: the only legal space
     assert names_of(st) == ["C12", "C13", "M1", "M8", "P36"]  # its printed cost: 1 discard
     play(st, "M1")
-    assert stopped(st)
+    assert at_stop(st)
     assert layout(st) == {4: ["TIME"], 6: ["C21"]}
     assert (hand(st), codes(st, st.discard)) == (["C12", "C13", "M8", "P36"], ["M1"])
     full = one_action(hand=cards, timeline={6: ["C16", "C17"]}, time_space=4)
@@ -806,7 +778,7 @@ def test_C21_mycenae_strips_other_monuments() -> None:
     play(st, "!C21")
     assert names_of(st) == ["@C7", "@M8", "done"]
     play(st, *["@C7"] * 6, "@M8")  # the 7th token ends the removal
-    assert stopped(st)
+    assert at_stop(st)
     assert (st.lost, past(st), tok(st, "M8")) == (4 + 4, ["C7", "C21"], 2)
 
 
@@ -815,7 +787,7 @@ def test_C21_mycenae_may_remove_nothing() -> None:
     st = decline_phase(timeline={1: ["C21"], 2: ["M8"]}, tokens={"C21": 4, "M8": 3},
                        time_space=6)
     play(st, "done")
-    assert stopped(st)
+    assert at_stop(st)
     assert (st.lost, tok(st, "M8")) == (4, 3)
 
 
@@ -828,7 +800,7 @@ def test_C25_to_C29_discarded_with_knowledge(card: str) -> None:
     decline with knowledge left: the card is discarded, not put in the Past; its knowledge
     returns to the reserve, not to lost knowledge (clarifications C25-C29)."""
     st = decline_phase(timeline={1: [card]}, tokens={card: 1}, lost=2, time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert (past(st), st.lost, codes(st, st.discard), tok(st, card)) == ([], 2, [card], 0)
     assert st.score().past == 0
 
@@ -837,7 +809,7 @@ def test_C25_to_C29_discarded_with_knowledge(card: str) -> None:
 def test_C25_to_C29_decline_when_empty(card: str) -> None:
     """C25-C29 with no knowledge: they go to the Past and score their printed VP."""
     st = decline_phase(timeline={1: [card]}, tokens={card: 0}, time_space=6)
-    assert stopped(st)
+    assert at_stop(st)
     assert (past(st), st.lost, st.discard) == ([card], 0, [])
     assert st.score().past == st.book[idx(st, card)].vp
 
@@ -847,7 +819,7 @@ def test_C25_C21_vanishing_checked_when_its_decline_resolves() -> None:
     C25's own decline resolves, so with 0 left it reaches the Past (clarifications C25-C29)."""
     st = decline_phase(timeline={1: ["C21", "C25"]}, tokens={"C21": 0, "C25": 6}, time_space=6)
     play(st, "!C21", *["@C25"] * 6)
-    assert stopped(st)
+    assert at_stop(st)
     assert (past(st), st.lost) == (["C21", "C25"], 0)
 
 
@@ -855,7 +827,7 @@ def test_C25_C21_vanishing_first_then_mycenae() -> None:
     """C25 declining before Mycenae with knowledge: discarded; Mycenae then finds no target."""
     st = decline_phase(timeline={1: ["C21", "C25"]}, tokens={"C21": 1, "C25": 6}, time_space=6)
     play(st, "!C25")
-    assert stopped(st)
+    assert at_stop(st)
     assert (past(st), st.lost, codes(st, st.discard)) == (["C21"], 1, ["C25"])
 
 
@@ -871,4 +843,4 @@ def test_C29_discarded_card_is_not_a_past_monument(knowledge: int, flip: bool) -
     if flip:
         assert names_of(st) == ["tileA", "tileB"]
     else:
-        assert stopped(st)
+        assert at_stop(st)

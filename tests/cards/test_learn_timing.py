@@ -15,45 +15,32 @@ cards reach the discard pile: three rules found by review (issue 12).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from solver.engine import flow
 from solver.engine.cards import KIND_NAMES
-from solver.engine.frames import D_ACTION, D_YESNO, F_DECLINE_PHASE, F_TIMELINE_PHASE
+from solver.engine.frames import D_ACTION, F_DECLINE_PHASE, F_TIMELINE_PHASE
 from solver.engine.state import GameState
 from solver.rng import shuffled
-from tests.builder import idx, names_of, play, position
+from tests.builder import STOP, codes, hand, idx, names_of, play, position
 
-STOP = (D_YESNO, -1, (), 0)  # a sentinel decision: the phase under test is over
 FILLERS = ["T9", "T26"]  # no requirement, no effect on the zones checked here
 TILES_T22 = ["T9", "T26", None, "T22", None, None, None, None, None]
 TEN = ["C20", "C21", "C22", "C23", "C24", "C25", "C26", "C27", "C28"]  # nine cities: no artifact
 HERITAGE = ("base", "heritage")
 
 
-def codes(st: GameState, cards: Sequence[int]) -> list[str]:
-    return [st.card(c).code for c in cards]
-
-
 def board(st: GameState) -> list[str]:
     return codes(st, st.board_artifacts())
-
-
-def hand(st: GameState) -> list[str]:
-    return sorted(codes(st, st.hand))
 
 
 def greek_top(artifact: str) -> list[str]:
     """Eleven deck cards, top first: T22 sets the first ten aside, `artifact` among them (the
     only one it can create), and the eleventh (C30) is the next card drawn."""
     return ["C20", "C21", artifact, *TEN[2:], "C30"]
-
-
-def at_stop(st: GameState) -> bool:
-    return bool(st.stack) and st.stack[-1] == STOP
 
 
 def run_phase(frame: tuple[Any, ...], prepare: Callable[[GameState], None] | None = None,

@@ -15,7 +15,7 @@ action. Knowledge is stored per card, so the slide does not change the counts as
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import pytest
 
@@ -26,24 +26,16 @@ from solver.engine.frames import (
     F_TECH_PHASE,
     F_TURN_END,
 )
-from solver.engine.scoring import ScoreSheet
+from solver.engine.sheet import ScoreSheet
 from solver.engine.state import CHEST_BASE, EMPTY, GameState
-from tests.builder import idx, names_of, play, position
+from tests.builder import codes, idx, names_of, play, position, tile_codes, tok
 
 # ----------------------------------------------------------------------------- helpers
 
 
-def tok(st: GameState, code: str) -> int:
-    """Knowledge on one card."""
-    return st.tokens[idx(st, code)]
-
-
-def codes(st: GameState, cards: Iterable[int]) -> list[str]:
-    """Card codes of card indices (EMPTY slots as None are not expected here)."""
-    return [st.card(c).code for c in cards]
-
-
 def hand(st: GameState) -> list[str]:
+    """The hand's codes in the engine's order (by card index, e.g. ["C1", "A1"]), unlike
+    `tests.builder.hand`, which sorts them as strings."""
     return codes(st, st.hand)
 
 
@@ -53,10 +45,6 @@ def past(st: GameState) -> list[str]:
 
 def techs(st: GameState) -> list[str]:
     return codes(st, st.techs)
-
-
-def tiles(st: GameState) -> list[str | None]:
-    return [None if t == EMPTY else st.card(t).code for t in st.tiles]
 
 
 def place(st: GameState, code: str) -> tuple[int, int]:
@@ -312,7 +300,7 @@ def test_p10_teotihuacan_two_learns_with_refill_between() -> None:
     assert names_of(st) == ["T5", "T9", "no"]
     play(st, "T9")
     assert st.lost == 3
-    assert tiles(st)[:3] == ["T1", "T2", "T3"]
+    assert tile_codes(st)[:3] == ["T1", "T2", "T3"]
     assert codes(st, st.tech_discards[0]) == ["T5"]
     # T1 needs 3 artifacts (met), T2 needs 2 Past pyramids (not met), T3 has no requirement.
     assert names_of(st) == ["T1", "T3", "no"]
@@ -538,7 +526,7 @@ def test_p14_tikal_declined() -> None:
     play(st, "create", "P14", "s3", "no")
     assert techs(st) == []
     assert st.lost == 2
-    assert tiles(st)[:3] == ["T2", "T5", "T9"]
+    assert tile_codes(st)[:3] == ["T2", "T5", "T9"]
 
 
 # ============================================================================= P15 Xixia Wangling
@@ -1143,7 +1131,7 @@ def test_p35_candi_kethek_buries_two_available_technologies() -> None:
     play(st, "T4")
     assert names_of(st) == T(1, 2, 3, 5, 6, 28, 29, 30)
     play(st, "T29")
-    assert tiles(st) == ["T1", "T2", "T3", None, "T5", "T6", "T28", None, "T30"]
+    assert tile_codes(st) == ["T1", "T2", "T3", None, "T5", "T6", "T28", None, "T30"]
     assert codes(st, st.tech_decks[0][:1]) == ["T4"]
     assert codes(st, st.tech_decks[1][:1]) == ["T29"]
     assert techs(st) == []
@@ -1158,9 +1146,9 @@ def test_p35_candi_kethek_refill_between_picks() -> None:
     play(st, "create", "P35", "s2")
     assert names_of(st) == ["T1", "T2"]
     play(st, "T1")
-    assert tiles(st)[:3] == ["T3", "T4", "T5"]
+    assert tile_codes(st)[:3] == ["T3", "T4", "T5"]
     assert codes(st, st.tech_discards[0]) == ["T2"]
     assert names_of(st) == ["T3", "T4", "T5"]
     play(st, "T5")
     assert codes(st, st.tech_decks[0][:2]) == ["T5", "T1"]
-    assert tiles(st)[:3] == ["T3", "T4", None]
+    assert tile_codes(st)[:3] == ["T3", "T4", None]

@@ -14,7 +14,7 @@ only when exactly one card is left on it, RULES.md section 5).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,8 @@ import pytest
 from solver.engine import flow
 from solver.engine.cards import KIND_NAMES
 from solver.engine.frames import D_ACTION
-from solver.engine.state import CHEST_BASE, EMPTY, TIME, GameState
-from tests.builder import book, idx, names_of, play, position
+from solver.engine.state import CHEST_BASE, GameState
+from tests.builder import book, codes, idx, layout, names_of, play, position, tile_codes
 
 REFERENCE = Path("/work/shared/reference/base-cards.json")
 BASE = Path(__file__).resolve().parents[2] / "puzzles" / "data" / "cards" / "base.json"
@@ -61,11 +61,9 @@ def at(tech: str, **kw: Any) -> GameState:
     return position(tiles=tiles_with(tech), **kw)
 
 
-def codes(st: GameState, cards: Sequence[int]) -> list[str]:
-    return [st.card(c).code for c in cards]
-
-
 def hand(st: GameState) -> list[str]:
+    """The hand's codes in the engine's order (by card index, e.g. ["C9", "C10"]), unlike
+    `tests.builder.hand`, which sorts them as strings."""
     return codes(st, st.hand)
 
 
@@ -74,18 +72,8 @@ def deck_top(st: GameState, n: int) -> list[str]:
     return codes(st, st.deck[::-1][:n])
 
 
-def timeline(st: GameState) -> dict[int, list[str]]:
-    """Non-empty Timeline spaces, items from the lower place up ("TIME" = the time card)."""
-    return {s + 1: ["TIME" if c == TIME else st.card(c).code for c in items]
-            for s, items in enumerate(st.spaces) if items}
-
-
 def tokens(st: GameState, *names: str) -> dict[str, int]:
     return {c: st.tokens[idx(st, c)] for c in names}
-
-
-def tile_codes(st: GameState) -> list[str | None]:
-    return [None if c == EMPTY else st.card(c).code for c in st.tiles]
 
 
 def by_number(*names: str) -> list[str]:
@@ -109,7 +97,7 @@ def snapshot(st: GameState) -> dict[str, object]:
     """Every zone but the technology collection and the tiles."""
     return {
         "hand": hand(st), "deck": codes(st, st.deck), "discard": codes(st, st.discard),
-        "timeline": timeline(st), "tokens": list(st.tokens), "past": codes(st, st.past),
+        "timeline": layout(st), "tokens": list(st.tokens), "past": codes(st, st.past),
         "rotated": st.rotated, "artifacts": list(st.artifacts), "lost": st.lost,
     }
 
@@ -400,7 +388,7 @@ def test_t10_planetary_grid_targets_and_destinations() -> None:
     play(st, "@M1")
     assert names_of(st) == ["s1", "s2", "s4", "s5", "s6"]
     play(st, "s4")
-    assert timeline(st) == {1: ["C1"], 3: ["P1"], 4: ["TIME", "M1"]}
+    assert layout(st) == {1: ["C1"], 3: ["P1"], 4: ["TIME", "M1"]}
     assert tokens(st, "C1", "M1", "P1") == {"C1": 1, "M1": 3, "P1": 2}
     assert at_action(st)
 
@@ -412,7 +400,7 @@ def test_t10_planetary_grid_moves_a_locked_monument() -> None:
     play(st, "learn", "T10")
     assert names_of(st) == ["s1", "s2", "s3", "s4", "s5"]
     play(st, "s2")
-    assert timeline(st) == {2: ["C21"], 4: ["TIME"]}
+    assert layout(st) == {2: ["C21"], 4: ["TIME"]}
     assert tokens(st, "C21") == {"C21": 4}
 
 
@@ -442,7 +430,7 @@ def test_t16_sator_square_targets_and_swap() -> None:
     play(st, "@C1")
     assert names_of(st) == ["@M1", "@P1"]
     play(st, "@P1")
-    assert timeline(st) == {2: ["P1"], 3: ["M1", "C1"], 4: ["TIME"]}
+    assert layout(st) == {2: ["P1"], 3: ["M1", "C1"], 4: ["TIME"]}
     assert tokens(st, "C1", "M1", "P1") == {"C1": 1, "M1": 3, "P1": 2}
     assert at_action(st)
 
@@ -452,7 +440,7 @@ def test_t16_sator_square_two_monuments_swap_automatically_ignoring_locks() -> N
     outcome and is mandatory (clarifications: locked cards can be included)."""
     st = at("T16", timeline={1: ["C1"], 6: ["C21"]})
     play(st, "learn", "T16")
-    assert timeline(st) == {1: ["C21"], 4: ["TIME"], 6: ["C1"]}
+    assert layout(st) == {1: ["C21"], 4: ["TIME"], 6: ["C1"]}
     assert at_action(st)
 
 
@@ -474,7 +462,7 @@ def test_t16_sator_square_learned_during_a_decline_cannot_swap_the_declining_car
     play(st, "T16")
     assert codes(st, st.past) == ["P9"]
     assert st.lost == 1
-    assert timeline(st) == {1: ["M1"], 2: ["C1"], 3: ["TIME"]}
+    assert layout(st) == {1: ["M1"], 2: ["C1"], 3: ["TIME"]}
     assert codes(st, st.techs) == ["T16"]
 
 
