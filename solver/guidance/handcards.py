@@ -22,8 +22,9 @@ in each) are the same.
 An effect of a builder card runs only while the card is in play or being resolved (an immediate
 effect once it is created: none is, then), an end-game score only from the Past (section 7), a
 decline effect only while a decline phase is still to come; a technology's immediate effect when
-it is learned (any technology not learned counts as able to run). A chest under the board or a
-goal that reads kinds counts as always able to.
+it is learned (any technology not learned counts as able to run, and a learned one while its
+effect is still resolving: `gain_technology` adds it to the technologies before its effect
+runs). A chest under the board or a goal that reads kinds counts as always able to.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def _may_run(st: GameState, card: int, moment: str) -> bool:
     """Whether an effect of `card` at `moment` that reads kinds may still run, no Create being
     able to come (see the module)."""
     if st.book.cards[card].is_tech:
-        return card not in st.techs or moment != "immediate"
+        return card not in st.techs or moment != "immediate" or mentioned(st, card)
     if moment == "endgame":
         return card in st.past or card in st.in_play()
     if card in st.past:
