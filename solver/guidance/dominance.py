@@ -207,16 +207,12 @@ def _commuting(st: GameState, queue: tuple[tuple[int, int], ...], actions: Seque
                readers: TokenReaders | None, takes: Takes | None = None) -> Sequence[int]:
     """Rule 3: the first option whose effect commutes with every other queued effect, alone."""
     cards = st.book.cards
-    dead: bool | None = None
-    prints: list[Footprint] = []
-    for c, i in queue:
-        if c >= CHEST_BASE:
-            prints.append(OTHER_PRINT)
-            continue
-        e = cards[c].effects[i]
-        if dead is None and removes_only(e):
-            dead = _dead(st, readers, takes)
-        prints.append(footprint(e, bool(dead)))
+    effects = [None if c >= CHEST_BASE else cards[c].effects[i] for c, i in queue]
+    # Whether the tokens are dead is asked only when a queued effect removes knowledge (the
+    # only steps it changes), and then for every effect of the queue.
+    dead = any(e is not None and _removes_knowledge(e) for e in effects) and _dead(
+        st, readers, takes)
+    prints = [OTHER_PRINT if e is None else footprint(e, dead) for e in effects]
     if all(p.kind == OTHER for p in prints):
         return actions
     for a in actions:
@@ -230,6 +226,10 @@ def _commuting(st: GameState, queue: tuple[tuple[int, int], ...], actions: Seque
         if all(_commute(mine, p) for k, p in enumerate(prints) if k != pos):
             return [a]
     return actions
+
+
+def _removes_knowledge(e: Effect) -> bool:
+    return any(s.op == "remove_knowledge" for s in all_steps(e.steps))
 
 
 def smallest_picks(st: GameState, actions: Sequence[int]) -> Sequence[int]:
