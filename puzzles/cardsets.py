@@ -287,14 +287,33 @@ def _tech(ctx: _Ctx, d: dict[str, Any], index: int, set_name: str) -> Card:
     effects = d.get("effects")
     if not isinstance(effects, list) or not effects:
         raise ctx.fail("effects", effects, "every card needs at least one effect")
+    vp = _int(ctx, d, "vp", 0, 50)
+    parsed = tuple(_effect(ctx, e) for e in effects)
+    for e in parsed:
+        _check_tech_effect(ctx, e, vp)
     return Card(
         index=index, id=_str(ctx, d, "id"), code=_str(ctx, d, "code"),
         name=display_name(_str(ctx, d, "name")), is_tech=True, kind=TECH_TYPE_NAMES.index(_str(ctx, d, "type", TECH_TYPE_NAMES)),
         set_name=set_name, activation=_str(ctx, d, "activation", MOMENTS),
-        text=_str(ctx, d, "text"), effects=tuple(_effect(ctx, e) for e in effects),
+        text=_str(ctx, d, "text"), effects=parsed,
         level=_int(ctx, d, "level", 1, 2), requirement=_condition(ctx, d.get("requirement"), "requirement"),
-        requirement_text=str(d.get("requirement_text", "")), vp=_int(ctx, d, "vp", 0, 50),
+        requirement_text=str(d.get("requirement_text", "")), vp=vp,
     )
+
+
+def _check_tech_effect(ctx: _Ctx, e: Effect, vp: int) -> None:
+    """A technology acts only when it enters the collection (its ``immediate`` effects, RULES.md
+    section 5 Learn) and scores its printed VP (score row 3, section 7): an effect it could never
+    run, or an end-game score other than ``{"fixed": vp}``, is refused rather than ignored."""
+    if (e.moment == "immediate" and e.score is None and e.trigger is None and e.reduction is None
+            and e.discount is None):
+        return
+    if e.moment == "endgame" and e.score is not None and e.score == Score(fixed=vp):
+        return
+    what = (f"an end-game score other than {{'fixed': {vp}}} (its 'vp')"
+            if e.moment == "endgame" else f"this {e.moment} effect")
+    raise ctx.fail("effects", e.moment, f"a technology acts only when learned (immediate steps) "
+                   f"and scores its 'vp': {what} would never count")
 
 
 def read_set(path: Path) -> tuple[str, str, dict[str, Any]]:

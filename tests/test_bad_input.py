@@ -155,6 +155,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         put(f"cards-code-{code.replace('#', 'hash').replace('!', 'bang').replace(':', '-')}"
             ".json", _with(user, _set("builders.0.code", code)))
     put("cards-version-2.json", _with(user, _set("version", 2)))
+    put("cards-tech-score.json", _with(user, _set(
+        "technologies.0.effects", [{"moment": "endgame", "score": {"per": "past.any"}}])))
+    put("cards-tech-timeline.json", _with(user, _set("technologies.0.effects.0.moment",
+                                                      "timeline")))
     return out
 
 
@@ -238,6 +242,11 @@ ROWS: list[tuple[str, list[str], int, list[str]]] = [
     ("cards-latin1", ["cards", "--cards", "{latin1.json}"], 2, ["UTF-8"]),
     ("cards-dev-zero", ["cards", "--cards", "{zero}"], 2, ["16 MB"]),
     ("cards-version-2", ["cards", "--cards", "{cards-version-2.json}"], 2, ["version", "2"]),
+    # a technology's effect the engine would never run, or a score it would never count
+    ("cards-tech-score", ["cards", "--cards", "{cards-tech-score.json}"], 2,
+     ["XT1", "effects", "end-game score", "never count"]),
+    ("cards-tech-timeline", ["solve", "--cards", "{cards-tech-timeline.json}"], 2,
+     ["XT1", "effects", "'timeline'", "never count"]),
     *[(f"cards-code-{c}", ["play", "--cards", "{cards-code-" + f + ".json}"], 2,
        ["code", repr(c)])
       for c, f in (("done", "done"), ("s3", "s3"), ("create", "create"), ("#3", "hash3"),
