@@ -222,6 +222,8 @@ def tokens_dead(st: GameState, readers: TokenReaders, takes: Takes | None = None
 QUIET: Final = frozenset({F_TURN_END, F_TECH_PHASE, F_DECLINE_PHASE, F_TIMELINE_PHASE, D_ACTION,
                           D_CHEST_WINDOW})
 ENABLING_OPS: Final = frozenset({"create", "ancient_greek", "learn", "niches"})
+#: Steps that take cards from the top of the deck into the hand (`GameState.take_top`).
+DECK_OPS: Final = frozenset({"draw", "reveal_keep", "reveal_until"})
 
 
 def _in_reach(st: GameState, card: int) -> bool:
@@ -251,10 +253,13 @@ def _may_enter_play(st: GameState) -> bool:
     """Whether a card now in the deck or the discard pile may still enter play before the
     last Timeline phase (section 5: only a Create puts a card into play, from the hand or, for
     Ancient Greek, from the cards it reveals). Over-approximated: yes while anything is being
-    resolved or two actions are left (draw, then create); with one action left, yes if a card
-    in hand, an available technology, a chest under the board, or a trigger of a card in play
-    can create or learn (a Learn may reveal and create), or Poulnabrone Dolmen is in play
-    (each Create grants one more); with none left, no."""
+    resolved or two actions are left (draw, then create); yes if a lightning chest under the
+    board can create or learn (section 8: it is used at an action choice or a chest window,
+    without an action, so even with no action left; a Learn may reveal and create); with one
+    action left, yes if such a chest can take cards from the deck (it draws the card, the last
+    action creates it), or a card in hand, an available technology, or a trigger of a card in
+    play can create or learn, or Poulnabrone Dolmen is in play (each Create grants one more);
+    otherwise no."""
     actions = 0
     for fr in st.stack:
         if fr[0] not in QUIET:
@@ -262,8 +267,14 @@ def _may_enter_play(st: GameState) -> bool:
         actions += fr[0] == D_ACTION
     if actions >= 2:
         return True
+    data = st.setup.chest_data
+    chests = [data.chests[k].steps for k in st.chests_under] if data is not None else []
+    if any(_enables(steps) for steps in chests):
+        return True
     if actions == 0:
         return False
+    if any(s.op in DECK_OPS for steps in chests for s in all_steps(steps)):
+        return True
     cards = st.book.cards
     for c in (*st.hand, *st.available_techs()):
         if any(_enables(e.steps) for e in cards[c].effects):
@@ -273,8 +284,7 @@ def _may_enter_play(st: GameState) -> bool:
                 (e.trigger is not None and _enables(e.steps)) or e.special == "poulnabrone"
                 for e in cards[c].effects):
             return True
-    data = st.setup.chest_data
-    return data is not None and any(_enables(data.chests[k].steps) for k in st.chests_under)
+    return False
 
 
 #: Where `GameState.key()` keeps the hand, the deck, the discard pile and the tokens (checked by
