@@ -642,3 +642,29 @@ def test_with_no_action_left_a_chest_that_learns_may_create_a_reader_of_the_deck
     play(st, "!chest:Б")
     assert names_of(st) == ["@C3", "@C4", "done"]
     assert optima(st) == (2.0, 2.0)
+
+
+# ------------------------------------------------------------------ the last decline
+
+
+def test_after_the_last_decline_means_the_last_turn_or_the_turn_before_once_it_has_declined(
+        ) -> None:
+    """RULES.md section 4 (D8: the game ends at the last turn's decline phase, no monument
+    declines then): the last decline that moves monuments is the one of the turn before (turn
+    15 here). Turns 14 and 15 before it: not after; turn 15 during it or with it still on the
+    stack: not after; turn 15 once it is over (its technology phase left) and turn 16: after."""
+    def at(turn: int, stack: list[Any] | None = None, declining: bool = False) -> GameState:
+        st = position(hand=["C1"], timeline={2: ["C3"]}, time_space=2, time_visits=2, turn=turn)
+        if stack is not None:
+            st.stack = stack
+        st.in_decline = declining
+        return st
+
+    assert not after_last_decline(at(14))
+    assert not after_last_decline(at(14, [(F_TURN_END,), (F_TECH_PHASE,)]))
+    assert not after_last_decline(at(15))
+    assert not after_last_decline(at(15, [(F_TURN_END,), (F_TECH_PHASE,), (F_DECLINE_PHASE,)]))
+    assert not after_last_decline(at(15, [(F_TURN_END,), (F_TECH_PHASE,)], declining=True))
+    assert after_last_decline(at(15, [(F_TURN_END,), (F_TECH_PHASE,)]))
+    assert after_last_decline(at(15, [(F_TURN_END,)]))
+    assert after_last_decline(at(16))
