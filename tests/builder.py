@@ -11,8 +11,11 @@ turn); `phase="timeline"` / `"decline"` / `"tech"` runs from the start of that p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
 from puzzles.cardsets import load_book
 from solver.engine import flow
@@ -196,3 +199,13 @@ def layout(st: GameState) -> dict[int, list[str]]:
 def tile_codes(st: GameState) -> list[str | None]:
     """The nine tile places (A, B, C) in order, None where a place is empty."""
     return [None if c == EMPTY else st.card(c).code for c in st.tiles]
+
+
+def user_set(path: Path, builders: Sequence[dict[str, Any]] = (),
+             techs: Sequence[dict[str, Any]] = (), first: bool = False) -> tuple[str, ...]:
+    """Write a user card set of `builders` and `techs` (CARD_FORMAT.md) to `path`; the book
+    names of the base set and it (listed first with `first`: its cards then take the smallest
+    indices, "Sets load in the order given")."""
+    path.write_text(json.dumps({"set": path.stem, "version": 1, "builders": list(builders),
+                                "technologies": list(techs)}))
+    return (str(path), "base") if first else ("base", str(path))

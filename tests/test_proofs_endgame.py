@@ -18,7 +18,6 @@ dominance rules and key is compared with a plain complete search's.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -50,7 +49,7 @@ from solver.guidance.endgame import (
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.protocol import PlainGame
 from solver.search.status import Status
-from tests.builder import idx, names_of, play, position
+from tests.builder import idx, names_of, play, position, user_set
 
 NODES = 50_000
 
@@ -122,12 +121,8 @@ READERS = [ONE_LEFT, SELF_ONE, TALLY, MAYBE_ONE, PER_TOKEN, FIRST_STONE]
 
 def card_set(tmp_path: Path, builders: Sequence[dict[str, Any]], first: bool = False,
              ) -> tuple[str, ...]:
-    """The book names of the base set and a user set of `builders` (listed first with `first`:
-    its cards then take the smallest indices, CARD_FORMAT.md "Sets load in the order given")."""
-    path = tmp_path / "endgame.json"
-    path.write_text(json.dumps({"set": "endgame", "version": 1, "builders": list(builders),
-                                "technologies": []}))
-    return (str(path), "base") if first else ("base", str(path))
+    """The book names of the base set and a user set of `builders` (`tests.builder.user_set`)."""
+    return user_set(tmp_path / "endgame.json", builders, first=first)
 
 
 def last_turn(actions: int = 1, **zones: Any) -> GameState:

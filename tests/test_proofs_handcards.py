@@ -10,7 +10,6 @@ checked against a complete search without any dominance rule (`PlainGame`)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from solver.guidance.handcards import hand_cards_alike, kind_readers
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.protocol import PlainGame
 from solver.search.status import Status
-from tests.builder import book, idx, names_of, play, position
+from tests.builder import book, idx, names_of, play, position, user_set
 
 NODES = 50_000
 
@@ -67,10 +66,7 @@ SORTING: dict[str, Any] = {
 def card_set(tmp_path: Path, builders: Sequence[dict[str, Any]] = (),
              techs: Sequence[dict[str, Any]] = ()) -> tuple[str, ...]:
     """The book names of the base set and a user set of `builders` and `techs`."""
-    path = tmp_path / "kinds.json"
-    path.write_text(json.dumps({"set": "kinds", "version": 1, "builders": list(builders),
-                                "technologies": list(techs)}))
-    return ("base", str(path))
+    return user_set(tmp_path / "kinds.json", builders, techs)
 
 
 def last_turn(actions: int = 1, **zones: Any) -> GameState:
