@@ -186,6 +186,9 @@ def _step(ctx: _Ctx, v: Any) -> Step:
             card_type = ARTIFACT if cost["card_type"] == "artifact" else _mtype(ctx, cost["card_type"], "cost.card_type")
     elif v.get("card_type") is not None:
         card_type = ARTIFACT if v["card_type"] == "artifact" else _mtype(ctx, v["card_type"], "card_type")
+    if op != "pay" and "then" in v:
+        raise ctx.fail("then", v["then"], f"only a 'pay' step runs steps after it: a {op!r} step "
+                       "would never run them")
     level = v.get("level")
     if level not in (None, 1, 2):
         raise ctx.fail("level", level, "expected 1, 2 or null")
@@ -236,6 +239,9 @@ def _effect(ctx: _Ctx, v: Any) -> Effect:
     moment = _str(ctx, v, "moment", MOMENTS)
     cond = _condition(ctx, v.get("if"), "if")
     if "score" in v:
+        if moment != "endgame":
+            raise ctx.fail("moment", moment, "a score counts at the end of the game (RULES.md "
+                           "section 7): expected 'endgame'")
         return Effect(moment=moment, score=_score(ctx, v["score"], "score"))
     if "reduction" in v:
         r = v["reduction"]
@@ -254,6 +260,13 @@ def _effect(ctx: _Ctx, v: Any) -> Effect:
     if "steps" in v:
         if not isinstance(v["steps"], list) or not v["steps"]:
             raise ctx.fail("steps", v["steps"], "expected a non-empty list")
+        if moment == "endgame":
+            raise ctx.fail("moment", moment, "the game ends at its last decline phase (D8): steps "
+                           "at 'endgame' would never run (an end-game effect is a 'score')")
+        if (moment == "anytime") != ("trigger" in v):
+            raise ctx.fail("moment", moment, "steps run at 'anytime' only on a 'trigger', and a "
+                           "'trigger' needs the moment 'anytime' (else the steps would never run, "
+                           "or run at two moments)")
         return Effect(moment=moment, condition=cond, steps=tuple(_step(ctx, s) for s in v["steps"]),
                       optional=bool(v.get("optional", False)),
                       trigger=_trigger(ctx, v["trigger"]) if "trigger" in v else None)

@@ -159,6 +159,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "technologies.0.effects", [{"moment": "endgame", "score": {"per": "past.any"}}])))
     put("cards-tech-timeline.json", _with(user, _set("technologies.0.effects.0.moment",
                                                       "timeline")))
+    put("cards-then-on-removal.json", _with(user, _set(
+        "builders.0.effects.0.steps.0.then", [{"op": "draw", "n": 2}])))
+    put("cards-endgame-steps.json", _with(user, _set("builders.0.effects.0.moment", "endgame")))
+    put("cards-anytime-untriggered.json", _with(user, _set("builders.0.effects.0.moment",
+                                                            "anytime")))
+    put("cards-score-timeline.json", _with(user, _set("builders.1.effects.0.moment", "timeline")))
     return out
 
 
@@ -247,6 +253,15 @@ ROWS: list[tuple[str, list[str], int, list[str]]] = [
      ["XT1", "effects", "end-game score", "never count"]),
     ("cards-tech-timeline", ["solve", "--cards", "{cards-tech-timeline.json}"], 2,
      ["XT1", "effects", "'timeline'", "never count"]),
+    # a builder's step, or a score, the engine would never run or would count at another moment
+    ("cards-then-on-removal", ["cards", "--cards", "{cards-then-on-removal.json}"], 2,
+     ["X1", "'then'", "'remove_knowledge'", "never run"]),
+    ("cards-endgame-steps", ["play", "--cards", "{cards-endgame-steps.json}"], 2,
+     ["X1", "'moment'", "'endgame'", "never run"]),
+    ("cards-anytime-untriggered", ["cards", "--cards", "{cards-anytime-untriggered.json}"], 2,
+     ["X1", "'moment'", "'anytime'", "'trigger'"]),
+    ("cards-score-timeline", ["cards", "--cards", "{cards-score-timeline.json}"], 2,
+     ["X2", "'moment'", "'timeline'", "end of the game"]),
     *[(f"cards-code-{c}", ["play", "--cards", "{cards-code-" + f + ".json}"], 2,
        ["code", repr(c)])
       for c, f in (("done", "done"), ("s3", "s3"), ("create", "create"), ("#3", "hash3"),
