@@ -25,6 +25,7 @@ from typing import Any
 from puzzles.chests import load_chests
 from solver.engine import flow
 from solver.engine.actions import CHEST_LETTERS
+from solver.engine.cards import Filter, Step
 from solver.engine.chestcards import ChestSet
 from solver.engine.frames import (
     D_ACTION,
@@ -210,6 +211,59 @@ def test_an_immediate_reader_reads_until_it_is_in_the_past(tmp_path: Path) -> No
     assert not dead(last_turn(hand=["C1", "X4"], names=names))
     assert not dead(last_turn(names=names))
     assert dead(last_turn(past=["X4"], names=names))
+
+
+#: An artifact whose first Timeline effect reads nothing and whose second reads the tokens.
+SECOND_READS = _builder("Y1", "artifact", "Timeline phase: draw 1 card. Timeline phase: if your "
+                        "Timeline monuments hold 2 knowledge or more, draw 1 card.",
+                        [{"moment": "timeline", "steps": [{"op": "draw", "n": 1}]},
+                         {"moment": "timeline", "if": [["tl_tokens", ">=", 2]],
+                          "steps": [{"op": "draw", "n": 1}]}])
+#: A monument whose decline effect only removes knowledge (it reads single tokens, but changes
+#: nothing but tokens) and whose immediate effect counts them.
+THEN_COUNTS = _builder("Y2", "megalith", "On decline: remove 1 knowledge from a monument "
+                       "holding exactly 1 knowledge. On creation: draw 1 card per knowledge on "
+                       "your Timeline monuments.",
+                       [{"moment": "decline", "steps": [
+                           {"op": "remove_knowledge", "amount": 1, "target": "one",
+                            "filter": {"exact_tokens": 1}}]},
+                        {"moment": "immediate", "steps": [{"op": "draw", "per": "tl_tokens"}]}],
+                       activation="immediate")
+
+
+def test_every_effect_of_a_card_is_asked_whether_it_reads_tokens(tmp_path: Path) -> None:
+    """A card reads tokens if any of its effects does, whatever its others do: Y1's second
+    Timeline effect (a condition on ``tl_tokens``) after one that reads nothing; Y2's immediate
+    effect (a draw per token) after a decline effect that only removes knowledge, which alone
+    would make no reader (it runs at the decline, never again after the last one)."""
+    st = last_turn(names=card_set(tmp_path, [SECOND_READS, THEN_COUNTS]))
+    readers = token_readers(st)
+    assert [st.card(c).code for c in readers.timeline] == ["A6", "A13", "Y1"]
+    assert [st.card(c).code for c in readers.anytime] == ["Y2"]
+    assert not readers.scores
+
+
+def _chest_step_reads(step: Step) -> bool:
+    """Whether `token_readers` calls chest А a reader when its effect is `step` alone and its
+    goal reads no tokens."""
+    st = queue_formed()
+    chests = load_chests()
+    chest_data = dataclasses.replace(chests, chests=tuple(
+        dataclasses.replace(c, goal=parse_goal("past.any >= 1"), steps=(step,))
+        if c.letter == "А" else c for c in chests.chests))
+    st.setup = dataclasses.replace(st.setup, chest_data=chest_data)
+    return CHEST_LETTERS.index("А") in token_readers(st).chests
+
+
+def test_a_chest_effect_that_reads_tokens_makes_its_chest_a_reader() -> None:
+    """A chest's effect (CHEST_FORMAT.md) reads tokens through a step counting them (``per``) or
+    a removal's filter on a monument's knowledge (``min_tokens``, ``exact_tokens``); a plain
+    draw, or a removal from any monument, reads none."""
+    assert _chest_step_reads(Step(op="draw", per="tl_tokens"))
+    assert _chest_step_reads(Step(op="remove_knowledge", amount=1, filter=Filter(min_tokens=2)))
+    assert _chest_step_reads(Step(op="remove_knowledge", amount=1, filter=Filter(exact_tokens=1)))
+    assert not _chest_step_reads(Step(op="draw", n=2))
+    assert not _chest_step_reads(Step(op="remove_knowledge", amount=1))
 
 
 def test_a_chest_that_reads_tokens_counts_only_in_this_game() -> None:

@@ -75,6 +75,11 @@ def after_last_decline(st: GameState) -> bool:
 
 
 def _effect_reads_tokens(e: Effect) -> bool:
+    """Whether effect `e` reads the knowledge on Timeline monuments: a condition or a score on a
+    token counter, a step counting tokens or choosing its target by them, a decline effect that
+    vanishes when its card holds knowledge, or an optional effect opened by a removal that does
+    more (offered only while a token is left). A step's ``then`` runs only after a payment (the
+    card-set loader refuses it elsewhere), so a removal is never followed by steps of its own."""
     if any(c.counter in TOKEN_COUNTERS for c in e.condition):
         return True
     if e.score is not None and (e.score.per in TOKEN_COUNTERS or e.score.counter in TOKEN_COUNTERS):
@@ -85,8 +90,6 @@ def _effect_reads_tokens(e: Effect) -> bool:
     for s in all_steps(e.steps):
         if s.per in TOKEN_COUNTERS or s.op == "vanish_if_knowledge":
             return True
-        if s.op == "remove_knowledge" and s.then:
-            return True  # what follows a removal may depend on it
         if s.filter.min_tokens is not None or s.filter.exact_tokens is not None:
             return True
     return False
