@@ -137,7 +137,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         put(f"camp-{name}.json", _with(campaign, _set(field, value)))
     # chest files
     chests = _json(CHESTS)
-    for name, field, value in [
+    chest_changes: list[tuple[str, str, Any]] = [
         ("version-2", "version", 2), ("format", "format", "cards"),
         ("n-negative", "chests.0.effect.steps.0.n", -5),
         ("n-huge", "chests.0.effect.steps.0.n", 1e30),
@@ -146,7 +146,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         ("goal-parens", "chests.0.goal.text", _nested_goal(5000)),
         ("goal-parens-60", "chests.0.goal.text", _nested_goal(60)),
         ("goal-unicode", "chests.0.goal.text", "past.any >= \u00b2"),
-    ]:
+    ]
+    for name, field, value in chest_changes:
         put(f"chests-{name}.json", _with(chests, _set(field, value)))
     put("trials-version-2.json", _with(_json(TRIALS), _set("version", 2)))
     # card sets
