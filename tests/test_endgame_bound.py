@@ -238,6 +238,24 @@ def test_removals_of_technologies_take_learns_too(tiles: list[str | None]) -> No
     assert best == simple_upper_bound(st, facts) < rows_apart
 
 
+@pytest.mark.parametrize("tiles", [
+    ["T9", "T23", None, None, None, None, None, None, None],
+    ["T9", "T23", None, None, None, None, "T30", None, None],
+])
+def test_removals_of_technologies_count_where_they_are_the_best_learns(
+        tiles: list[str | None]) -> None:
+    """Two Learns where the best are removals of lost knowledge (Mercury, Arabic Numerals; D22:
+    a point of row 5 each), worth more than any technology's VP (none, or Thoth's 2): the
+    bound over the Learns, each technology rated at its VP plus its removal
+    (`solver.bounds.techjoint.few_learns` with `tech_removals`), is at least the optimum; rated
+    at their VP alone, with the lost knowledge their removals leave uncounted, it fell 3 below
+    (a mutation run's witness, first met in a random game's turn 15 at a Learn of a tile)."""
+    st = _two_learns_with_removals(tiles)
+    complete, best = plain_optimum(st)
+    assert complete and best is not None and best > st.score().total
+    assert simple_upper_bound(st, pool_facts(st)) >= best
+
+
 def test_at_most_lost_knowledge_requirement_against_the_removals_left() -> None:
     """After the last decline lost knowledge only falls, by the removals still reachable
     (D22): Alchemy (T37: 7 monuments in the Past and at most 3 lost knowledge) stays a
