@@ -364,10 +364,11 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
 
             answer = split_answer if split_answer is not None else own_answer
             first = first_answer if split_answer is not None else own_first
-            value = largest(split_counts(st, facts.activators, facts.poulnabrone, split_memo,
-                                         r.splits, techs_open, answer,
-                                         None if later is None else frozenset(later),
-                                         facts.learn_takers, first))
+            # both are bounds: the refinement counts other things, not always fewer
+            value = min(value, largest(split_counts(
+                st, facts.activators, facts.poulnabrone, split_memo, r.splits, techs_open,
+                answer, None if later is None else frozenset(later), facts.learn_takers,
+                first)))
         return value
     if goals and not goals_may_hold(st, r.creates, r.learns, r.art_creates, r.lost_removed):
         return NO_LINE

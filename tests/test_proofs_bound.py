@@ -1,0 +1,91 @@
+"""The simple bound's facts of time and counts (`solver.bounds.simple`), tests that a mutation run
+of the bound found missing: how many decline phases are still to come at each phase of the turns
+before the last, and positions where a count the bound takes was once mistaken and the bound
+fell below the exact optimum (each found by comparing every mutant's bound with the optimum of a
+plain complete search on ~2,000 end-game positions)."""
+
+from __future__ import annotations
+
+from solver.bounds.poolfacts import pool_facts
+from solver.bounds.simple import decline_phases_left, last_decline_now, simple_upper_bound
+from solver.engine.frames import D_LEARN, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE
+from solver.engine.state import GameState
+from tests.builder import names_of, position
+from tests.test_endgame import plain_optimum
+
+
+def _turn(turn: int, phase: str = "action", **zones: object) -> GameState:
+    """A position of `turn` of a 16-turn game (the time card started in space 4: RULES.md section
+    4, D8) at `phase`, the time card where it is at that turn (space 2 on turn 15, 3 on 14)."""
+    space, visits = {1: (4, 0), 14: (3, 2), 15: (2, 2), 16: (1, 2)}[turn]
+    return position(time_space=space, time_visits=visits, turn=turn, phase=phase, **zones)  # type: ignore[arg-type]
+
+
+def test_decline_phases_left_counts_this_turns_until_it_is_over() -> None:
+    """Each turn but the last ends with a decline phase that moves monuments to the Past; the
+    last turn's ends the game at once (D8). So turn 1 has 15 to come, turn 14's action phase has 2 to come (its own and
+    turn 15's); turn 15 has 1 until its decline phase is over: at its actions, at its Timeline
+    phase (the order of two Timeline effects to choose: the decline phase is still queued) and
+    during it (the order of two declining monuments, RULES.md section 4C); the last turn has
+    none. `last_decline_now`: the one left is this turn's."""
+    cases = {
+        "turn 1, actions": _turn(1, hand=["C1"]),
+        "turn 14, actions": _turn(14, hand=["C1"]),
+        "turn 15, actions": _turn(15, hand=["C1"]),
+        "turn 15, Timeline phase": _turn(15, "timeline", timeline={2: ["C3", "P31"],
+                                                                   3: ["C4", "C9"]}),
+        "turn 15, decline phase": _turn(15, "decline", timeline={1: ["M1", "P5"], 3: ["C3"]}),
+        "turn 16, actions": _turn(16, hand=["C1"]),
+    }
+    assert names_of(cases["turn 15, Timeline phase"]) == ["!P31", "!C9"]
+    declining = cases["turn 15, decline phase"]
+    assert declining.in_decline and sorted(names_of(declining)) == ["!M1", "!P5"]
+    assert {name: decline_phases_left(st) for name, st in cases.items()} == {
+        "turn 1, actions": 15, "turn 14, actions": 2, "turn 15, actions": 1, "turn 15, Timeline phase": 1,
+        "turn 15, decline phase": 1, "turn 16, actions": 0}
+    assert {name: last_decline_now(st) for name, st in cases.items()} == {
+        "turn 1, actions": False, "turn 14, actions": False, "turn 15, actions": True, "turn 15, Timeline phase": True,
+        "turn 15, decline phase": True, "turn 16, actions": False}
+
+
+def test_the_last_turns_splits_refine_the_bound_never_raise_it() -> None:
+    """The last turn, its one action a Learn from the tiles under way (The Number Pi, Sator
+    Square, Ancient Greek or Nicolas Flammel, who removes the one lost knowledge: D22, score
+    row 5), Sumerian Tablets drawing a card per Learn: the optimum is the score plus that
+    removal. The bound counted with each split of the actions left and the cards it alone can
+    bring into play (`solver.bounds.splitplay`) and the bound without it are both admissible,
+    so the bound is the smaller: here the optimum itself (the split count alone said 1 more)."""
+    st = position(hand=[], timeline={3: ["M27"]}, tokens={"M27": 2}, lost=1,
+                  artifacts=["A3", "A20", "A6"], past=["C34", "M32"],
+                  techs=["T6", "T10", "T12", "T13", "T14", "T17", "T19", "T26"],
+                  tiles=["T22", "T5", "T11", None, "T18", "T16", "T32", "T30", "T36"],
+                  time_space=1, time_visits=2, turn=16,
+                  deck_top=["C13", "A4", "C27", "A17", "M3", "C20"],
+                  pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
+                           (D_LEARN, False, False, 1)])
+    assert names_of(st) == ["T5", "T11", "T16", "T22"]
+    complete, best = plain_optimum(st)
+    assert complete and best == st.score().total + 1
+    assert simple_upper_bound(st, pool_facts(st)) == best
+
+
+def test_a_split_of_the_last_actions_is_left_out_only_when_another_covers_it() -> None:
+    """The last turn, two action choices left (RULES.md section 5), lost knowledge 5, the tiles
+    holding Arabic Numerals (a removal of 3: D22), Meidum Pyramid and the Voynich Manuscript in
+    hand: the bound takes the largest over the splits of the actions into Creates, Learns and others, and
+    leaves a split out only when another has at least as many Creates, Learns and removals and
+    the same technologies. Comparing one split's removals with another's technology count
+    instead dropped the split the optimum follows and put the bound 1 below it (a random game's
+    position, found by the mutation run)."""
+    st = position(hand=["P3", "A19"], timeline={1: ["TIME", "C16"]}, tokens={"C16": 2},
+                  past=["M21", "P21"], rotated=2, lost=5,
+                  techs=["T9", "T10", "T12", "T16", "T20"],
+                  tiles=["T3", "T2", "T22", "T1", "T19", "T23", "T32", "T39", "T44"],
+                  deck_top=["A13", "A35", "M6", "C17", "A16", "P32", "M30", "P13"],
+                  discard=["C11", "P10", "P14", "A24", "M22", "M15", "C36", "C20", "P36", "P1",
+                           "P8", "P29", "A11", "C33", "M5", "M34"],
+                  time_space=1, time_visits=2, turn=16)
+    assert names_of(st) == ["create", "learn", "archive", "search"]
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    assert simple_upper_bound(st, pool_facts(st)) >= best
