@@ -89,3 +89,21 @@ def test_a_split_of_the_last_actions_is_left_out_only_when_another_covers_it() -
     complete, best = plain_optimum(st)
     assert complete and best is not None
     assert simple_upper_bound(st, pool_facts(st)) >= best
+
+
+def test_an_at_most_requirement_is_met_after_the_removals_still_reachable() -> None:
+    """The last turn, two Learns (RULES.md section 5) and 5 lost knowledge: Mercury removes 2
+    (D22), after which Alchemy's requirement (7 monuments in the Past and at most 3 lost
+    knowledge) is met and its 4 VP count. Lost knowledge ends at least at its value now less the
+    removals still reachable, so that floor (5 - 2 = 3) decides Alchemy's "at most" clause; a
+    floor of the value plus the removals left Alchemy out and put the bound 4 below the
+    optimum."""
+    st = position(hand=[], past=["C4", "C5", "C6", "C7", "C8", "C9", "C10"], lost=5,
+                  tiles=["T9", "T2", "T6", None, None, None, "T37", "T30", None],
+                  time_space=1, time_visits=2, turn=16, deck_top=["C11", "C12"],
+                  pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
+                           (D_LEARN, False, False, 2)])
+    assert names_of(st) == ["T6", "T9"]
+    complete, best = plain_optimum(st)
+    assert complete and best == st.score().total + 2 + 4
+    assert simple_upper_bound(st, pool_facts(st)) >= best
