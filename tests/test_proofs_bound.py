@@ -10,7 +10,7 @@ from solver.bounds.poolfacts import pool_facts
 from solver.bounds.simple import decline_phases_left, last_decline_now, simple_upper_bound
 from solver.engine.frames import D_LEARN, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE
 from solver.engine.state import GameState
-from tests.builder import names_of, position
+from tests.builder import idx, names_of, position
 from tests.test_endgame import plain_optimum
 
 
@@ -106,4 +106,26 @@ def test_an_at_most_requirement_is_met_after_the_removals_still_reachable() -> N
     assert names_of(st) == ["T6", "T9"]
     complete, best = plain_optimum(st)
     assert complete and best == st.score().total + 2 + 4
+    assert simple_upper_bound(st, pool_facts(st)) >= best
+
+
+def test_a_card_in_hand_that_buries_technologies_opens_the_level_ii_deck() -> None:
+    """The last turn, two actions: Candi Kethek (in hand, cost 0) buries 2 available
+    technologies when created (RULES.md section 5); burying two of the Level II tile's three
+    leaves one, so the tile is discarded and refilled from the Level II deck (section 4D), whose
+    top is Hieroglyphs (4 VP; 5 megaliths in the Past: met), which the second action learns.
+    In the last turn only the technologies on the tiles, or turned up by the refills still to
+    come, can enter the collection (`solver.bounds.techrow.last_turn_techs`): a builder card that
+    may enter play counts its burials. Told no builder card may, the bound left Hieroglyphs out
+    and fell 4 below the optimum."""
+    st = position(hand=["P35"], past=["M2", "M3", "M4", "M5", "M6"], rotated=5,
+                  tiles=["T1", "T2", "T3", "T7", "T8", "T10", "T30", "T34", "T38"],
+                  time_space=1, time_visits=2, turn=16, deck_top=["C11", "C12"])
+    level_ii = st.tech_decks[1]
+    hieroglyphs = idx(st, "T45")
+    level_ii.remove(hieroglyphs)
+    level_ii.append(hieroglyphs)  # the top of the deck is the end of the list
+    assert names_of(st) == ["create", "learn", "archive", "search"]
+    complete, best = plain_optimum(st)
+    assert complete and best == st.score().total + 1 + 4  # P35 in the Timeline, Hieroglyphs
     assert simple_upper_bound(st, pool_facts(st)) >= best
