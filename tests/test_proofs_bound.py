@@ -129,3 +129,15 @@ def test_a_card_in_hand_that_buries_technologies_opens_the_level_ii_deck() -> No
     complete, best = plain_optimum(st)
     assert complete and best == st.score().total + 1 + 4  # P35 in the Timeline, Hieroglyphs
     assert simple_upper_bound(st, pool_facts(st)) >= best
+
+
+def test_every_monument_in_the_timeline_counts_the_first_card_too() -> None:
+    """The Timeline row (RULES.md section 7, row 4: 1 VP per monument in the Timeline) counts
+    every monument in it, Osirion too, the book's card 0: left out, the bound fell 1 below the
+    optimum (two monuments in the Timeline and one Create of a card drawn)."""
+    st = position(hand=[], timeline={2: ["C1"], 3: ["C3"]}, time_space=1, time_visits=2,
+                  turn=16, deck_top=["C11", "C12"])
+    assert idx(st, "C1") == 0
+    complete, best = plain_optimum(st)
+    assert complete and best is not None and best >= st.score().total
+    assert simple_upper_bound(st, pool_facts(st)) >= best
