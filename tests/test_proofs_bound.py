@@ -141,3 +141,22 @@ def test_every_monument_in_the_timeline_counts_the_first_card_too() -> None:
     complete, best = plain_optimum(st)
     assert complete and best is not None and best >= st.score().total
     assert simple_upper_bound(st, pool_facts(st)) >= best
+
+
+def test_removals_by_cards_and_by_technologies_share_the_lost_knowledge() -> None:
+    """The last turn, two Learns (requirements ignored), 10 lost knowledge, Ishibutai Kofun in
+    the Timeline (its Timeline effect discards 1 lost knowledge while there are 5 or more) and
+    removals among the technologies (Mercury 2, Arabic Numerals 3; D22) beside VP (Phoenician
+    Alphabet and Hieroglyphs 4, Thoth 2): each technology is rated at its VP plus its removal,
+    and the lost knowledge left by every other removal is the lost knowledge now less the
+    card's removal. Counted as the lost knowledge now plus it, the bound fell 2 below the
+    optimum (which it meets here)."""
+    st = position(hand=[], timeline={4: ["M29"]}, past=["C4"], lost=10,
+                  tiles=["T9", "T23", None, None, None, None, "T44", "T30", "T45"],
+                  time_space=1, time_visits=2, turn=16, deck_top=["C6", "C7"],
+                  pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
+                           (D_LEARN, False, True, 2)])
+    assert names_of(st) == ["T9", "T23", "T30", "T44", "T45"]
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    assert simple_upper_bound(st, pool_facts(st)) == best
