@@ -6,6 +6,8 @@ plain complete search on ~2,000 end-game positions)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from solver.bounds.poolfacts import pool_facts
 from solver.bounds.simple import decline_phases_left, last_decline_now, simple_upper_bound
 from solver.engine.frames import D_LEARN, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE
@@ -14,19 +16,19 @@ from tests.builder import idx, names_of, position
 from tests.test_endgame import plain_optimum
 
 
-def _turn(turn: int, phase: str = "action", **zones: object) -> GameState:
+def _turn(turn: int, phase: str = "action", **zones: Any) -> GameState:
     """A position of `turn` of a 16-turn game (the time card started in space 4: RULES.md section
     4, D8) at `phase`, the time card where it is at that turn (space 2 on turn 15, 3 on 14)."""
     space, visits = {1: (4, 0), 14: (3, 2), 15: (2, 2), 16: (1, 2)}[turn]
-    return position(time_space=space, time_visits=visits, turn=turn, phase=phase, **zones)  # type: ignore[arg-type]
+    return position(time_space=space, time_visits=visits, turn=turn, phase=phase, **zones)
 
 
 def test_decline_phases_left_counts_this_turns_until_it_is_over() -> None:
-    """Each turn but the last ends with a decline phase that moves monuments to the Past; the
-    last turn's ends the game at once (D8). So turn 1 has 15 to come, turn 14's action phase has 2 to come (its own and
-    turn 15's); turn 15 has 1 until its decline phase is over: at its actions, at its Timeline
-    phase (the order of two Timeline effects to choose: the decline phase is still queued) and
-    during it (the order of two declining monuments, RULES.md section 4C); the last turn has
+    """Each turn but the last ends with a decline phase that moves monuments to the Past; the last
+    turn's ends the game at once (D8). So turn 1 has 15 to come, turn 14's action phase has 2 (its
+    own and turn 15's); turn 15 has 1 until its decline phase is over: at its actions, at its
+    Timeline phase (the order of two Timeline effects to choose: the decline phase is still queued)
+    and during it (the order of two declining monuments, RULES.md section 4C); the last turn has
     none. `last_decline_now`: the one left is this turn's."""
     cases = {
         "turn 1, actions": _turn(1, hand=["C1"]),
@@ -41,11 +43,11 @@ def test_decline_phases_left_counts_this_turns_until_it_is_over() -> None:
     declining = cases["turn 15, decline phase"]
     assert declining.in_decline and sorted(names_of(declining)) == ["!M1", "!P5"]
     assert {name: decline_phases_left(st) for name, st in cases.items()} == {
-        "turn 1, actions": 15, "turn 14, actions": 2, "turn 15, actions": 1, "turn 15, Timeline phase": 1,
-        "turn 15, decline phase": 1, "turn 16, actions": 0}
+        "turn 1, actions": 15, "turn 14, actions": 2, "turn 15, actions": 1,
+        "turn 15, Timeline phase": 1, "turn 15, decline phase": 1, "turn 16, actions": 0}
     assert {name: last_decline_now(st) for name, st in cases.items()} == {
-        "turn 1, actions": False, "turn 14, actions": False, "turn 15, actions": True, "turn 15, Timeline phase": True,
-        "turn 15, decline phase": True, "turn 16, actions": False}
+        "turn 1, actions": False, "turn 14, actions": False, "turn 15, actions": True,
+        "turn 15, Timeline phase": True, "turn 15, decline phase": True, "turn 16, actions": False}
 
 
 def test_the_last_turns_splits_refine_the_bound_never_raise_it() -> None:
@@ -72,11 +74,11 @@ def test_the_last_turns_splits_refine_the_bound_never_raise_it() -> None:
 def test_a_split_of_the_last_actions_is_left_out_only_when_another_covers_it() -> None:
     """The last turn, two action choices left (RULES.md section 5), lost knowledge 5, the tiles
     holding Arabic Numerals (a removal of 3: D22), Meidum Pyramid and the Voynich Manuscript in
-    hand: the bound takes the largest over the splits of the actions into Creates, Learns and others, and
-    leaves a split out only when another has at least as many Creates, Learns and removals and
-    the same technologies. Comparing one split's removals with another's technology count
-    instead dropped the split the optimum follows and put the bound 1 below it (a random game's
-    position, found by the mutation run)."""
+    hand: the bound takes the largest over the splits of the actions into Creates, Learns and
+    others, and leaves a split out only when another has at least as many Creates, Learns and
+    removals and the same technologies. Comparing one split's removals with another's
+    technology count instead dropped the split the optimum follows and put the bound 1 below it
+    (a random game's position, found by the mutation run)."""
     st = position(hand=["P3", "A19"], timeline={1: ["TIME", "C16"]}, tokens={"C16": 2},
                   past=["M21", "P21"], rotated=2, lost=5,
                   techs=["T9", "T10", "T12", "T16", "T20"],
@@ -134,7 +136,7 @@ def test_a_card_in_hand_that_buries_technologies_opens_the_level_ii_deck() -> No
 def test_every_monument_in_the_timeline_counts_the_first_card_too() -> None:
     """The Timeline row (RULES.md section 7, row 4: 1 VP per monument in the Timeline) counts
     every monument in it, Osirion too, the book's card 0: left out, the bound fell 1 below the
-    optimum (two monuments in the Timeline and one Create of a card drawn)."""
+    optimum (two monuments in the Timeline, two actions left)."""
     st = position(hand=[], timeline={2: ["C1"], 3: ["C3"]}, time_space=1, time_visits=2,
                   turn=16, deck_top=["C11", "C12"])
     assert idx(st, "C1") == 0
