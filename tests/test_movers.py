@@ -5,6 +5,8 @@ at least the exact optimum."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from solver.bounds.movers import mover_facts, phase_entries
@@ -86,3 +88,23 @@ def test_bound_at_least_the_optimum_from_the_last_action(
     """Turn 15's last action (the last decline phase still to come, D8): the bound with the
     count is at least the optimum of a search with no bound."""
     _check(past, hand, space1, 400_000)
+
+
+@pytest.mark.parametrize("turn", [14, 15])
+def test_a_card_with_a_trigger_of_another_kind_leaves_every_decline_open(turn: int) -> None:
+    """A card alive with an effect of another trigger that creates, moves or learns (none the
+    card loader admits: its triggers are Create, Learn and Excavate, set off inside an effect)
+    makes the entries unknown: the bound then lets every monument out of the Past decline, so it
+    is never below the bound with the entries counted (which only restricts), and above it where
+    the count binds. Here every monument that can create, move or swap one is in the Past: the
+    entries left are the decline Learns' (2, for Planetary Grid and Sator Square)."""
+    movers = ["C13", "C14", "C15", "M11", "M18", "M27", "M36", "P12", "P23"]
+    st = _turn15(movers, [], ["M1", "P5"], space3=("M7", "C3"))
+    st.turn = turn
+    facts = pool_facts(st)
+    wild = dataclasses.replace(facts, mover_facts=dataclasses.replace(
+        facts.mover_facts, wild=(idx(st, "M7"),)))
+    assert phase_entries(st, facts.mover_facts) == 2
+    assert phase_entries(st, wild.mover_facts) is None
+    counted, unknown = simple_upper_bound(st, facts), simple_upper_bound(st, wild)
+    assert unknown > counted

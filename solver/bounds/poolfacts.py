@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.bounds.endrules import reads_techs
-from solver.bounds.movers import MoverFacts, mover_facts, puts_monument
+from solver.bounds.movers import MoverFacts, mover_facts
 from solver.bounds.reachable import Activator, ReachMemo, activators
 from solver.bounds.takes import TakeTable, take_table
 from solver.bounds.techrow import (
@@ -22,14 +22,6 @@ from solver.engine.state import GameState
 from solver.frozen import Frozen
 
 
-def _is_mover(card: Card) -> bool:
-    """Whether `card` can put a monument into space 1 by an effect (`movers.puts_monument`: a
-    Create of an artifact fills an artifact space, RULES.md section 5, never the Timeline), or
-    is Poulnabrone Dolmen (M36: one more Create per Create of a monument)."""
-    return any(puts_monument(e.steps) for e in card.effects) or any(
-        e.special == "poulnabrone" for e in card.effects)
-
-
 def _grants_learn(card: Card) -> int:
     """How many Learns `card`'s effects grant (each step at least one)."""
     return sum(max(1, s.count) for e in card.effects for s in e.steps if s.op in LEARN_STEPS)
@@ -42,18 +34,17 @@ class PoolFacts(Frozen):
 
     :param monuments: the pool's monuments (builder cards that are not artifacts), ascending.
     :param vp: printed VP of every card, by index.
-    :param movers: monuments whose effect can create or move a monument.
     :param grants: how many Learns a card's effects grant, by index.
     :param endgame: monuments with an end-game scoring effect.
     :param techs_by_vp: (VP, index) of the pool's technologies, highest VP first.
+    :param mover_facts: what can put a monument into space 1 during a decline phase
+        (`solver.bounds.movers`).
     :param activators: the pool's effects that grant Creates or Learns or remove lost
         knowledge (`solver.bounds.reachable`).
     :param poulnabrone: the pool's cards with Poulnabrone Dolmen's special.
     :param free_learners: the pool's cards with a Learn that ignores requirements outside a
         decline effect (read with no decline phase left, `_learnable_later`: none runs, D8).
     :param candi: the pool's cards with Candi Sukuh's special (D19).
-    :param mover_facts: what can put a monument into space 1 during a decline phase
-        (`solver.bounds.movers`).
     :param takes: the pool's cards that take from the builder deck (`solver.bounds.takes`).
     :param tile_takers: the pool's cards that take technologies off the tiles other than by a
         Learn (`solver.bounds.techrow`).
@@ -68,15 +59,14 @@ class PoolFacts(Frozen):
 
     monuments: tuple[int, ...]
     vp: tuple[int, ...]
-    movers: frozenset[int]
     grants: tuple[int, ...]
     endgame: frozenset[int]
     techs_by_vp: tuple[tuple[int, int], ...]
+    mover_facts: MoverFacts
     activators: tuple[Activator, ...] = ()
     poulnabrone: tuple[int, ...] = ()
     free_learners: tuple[int, ...] = ()
     candi: tuple[int, ...] = ()
-    mover_facts: MoverFacts | None = None
     takes: TakeTable | None = None
     tile_takers: tuple[TileTaker, ...] = ()
     chest_takers: bool = True
@@ -95,7 +85,6 @@ def pool_facts(st: GameState) -> PoolFacts:
     return PoolFacts(
         monuments=monuments,
         vp=tuple(c.vp for c in cards),
-        movers=frozenset(c for c in monuments if _is_mover(cards[c])),
         grants=tuple(_grants_learn(c) for c in cards),
         endgame=frozenset(c for c in monuments if cards[c].activation == "endgame"),
         techs_by_vp=tuple(techs),

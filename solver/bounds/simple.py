@@ -5,8 +5,10 @@ score sheet (RULES.md section 7), the most each row can still reach:
 
 * Past VP: the VP already in the Past, plus the best printed VP of the monuments that could
   still decline. At most 2 monuments decline a decline phase (space 1 has two places), plus at
-  most one per card whose effect can create or move a monument (each card declines once), so
-  ``declines <= 2 * decline_phases_left + movers``. With no decline phase left (after the
+  most one per decline effect that can put a monument into space 1 (`solver.bounds.movers`), so
+  ``declines <= 2 * decline_phases_left + entries``; when a card with a trigger of another kind
+  may act (none the card loader admits) the count is unknown: every monument out of the Past
+  may decline. With no decline phase left (after the
   last one: the game ends at the last turn's decline phase at once, D8) nothing declines: a
   card reaches the Past only by declining (section 4C step 2; D7: Excavate moves nothing).
   In the turn of the last decline phase (turn 15), only monuments in play by then decline:
@@ -219,12 +221,10 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     phases = decline_phases_left(st)
     past_set = set(st.past)
     future = [c for c in facts.monuments if c not in past_set]
-    movers = sum(1 for c in future if c in facts.movers)
-    declines = min(len(future), 2 * phases + movers) if phases else 0
-    entered = (phase_entries(st, facts.mover_facts)
-               if phases and facts.mover_facts is not None else None)
-    if entered is not None:  # the entries into space 1 during the phases (`solver.bounds.movers`)
-        declines = min(len(future), 2 * phases + entered)
+    declines = 0
+    if phases:  # the entries into space 1 during the phases (`solver.bounds.movers`)
+        entered = phase_entries(st, facts.mover_facts)
+        declines = len(future) if entered is None else min(len(future), 2 * phases + entered)
     near, late = future, 0
     if declines and facts.takes is not None and last_decline_now(st):
         near, declines, late = _decliners_this_turn(st, facts, facts.takes, future, declines, memo)
@@ -415,11 +415,11 @@ def _decliners_this_turn(st: GameState, facts: PoolFacts, table: TakeTable, futu
     if late >= UNBOUNDED:
         return future, declines, 0
     near = [c for c in future if c in present]
-    entered = phase_entries(st, mf, present) if mf is not None else None
-    if late and entered is not None and mf is not None and phase_entries(st, mf) is None:
-        entered = None  # a card acting by a trigger may be among those created late
-    if entered is None:
-        entered = sum(1 for c in near if c in facts.movers)
+    entered = phase_entries(st, mf, present)
+    if entered is None or (late and phase_entries(st, mf) is None):
+        # a card acting by a trigger of another kind (or one among those created late): the
+        # entries are not known
+        return near, min(declines, len(near) + late), late
     return near, min(declines, len(near) + late, 2 + entered + late), late
 
 
