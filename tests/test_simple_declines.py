@@ -7,6 +7,8 @@ artifact)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from solver.bounds.endrules import CounterRanges, effect_max
@@ -83,3 +85,29 @@ def test_a_create_of_an_artifact_is_no_mover() -> None:
     for name in ("Dolmen of Menga", "Masuda Iwafune", "Ajanta Caves", "Gunung Padang",
                  "Lopburi Temple", "Menhirs of Monteneuf"):
         assert puts(name), name
+
+
+def test_declined_max_with_late_creates_is_the_best_choice() -> None:
+    """With `late`, up to that many decliners may be any of `others` (monuments created after
+    the action phase): the sum is the best over every choice of at most `declines` decliners,
+    at most `late` of them from `others` (worked out here by trying every choice)."""
+    st = _turn15_decline(["M1", "P5"], ["P1"])
+    facts = pool_facts(st)
+    cards = st.book.cards
+    ranges = CounterRanges(st, 2, 4, 2, 0, 50)
+
+    def worth(c: int) -> int:
+        return facts.vp[c] + (effect_max(cards[c], ranges) if c in facts.endgame else 0)
+
+    ranked = sorted((c for c in facts.monuments if c not in set(st.past)), key=worth)
+    future = [ranked[i] for i in (20, 50, 75, 90)]
+    others = [ranked[i] for i in (5, -1, 30, -5, 60)]  # worth unordered
+    assert worth(others[3]) > worth(future[-1]) > worth(others[2]) > worth(others[0])
+    for declines in range(0, 5):
+        for late in range(0, 4):
+            best = max(sum(map(worth, near)) + sum(map(worth, far))
+                       for j in range(min(late, declines) + 1)
+                       for far in itertools.combinations(others, j)
+                       for near in itertools.combinations(future, min(declines - j, len(future))))
+            assert _declined_max(future, declines, facts, cards, ranges, others, late) == best, (
+                declines, late)
