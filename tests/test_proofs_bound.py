@@ -10,7 +10,14 @@ from typing import Any
 
 from solver.bounds.poolfacts import pool_facts
 from solver.bounds.simple import decline_phases_left, last_decline_now, simple_upper_bound
-from solver.engine.frames import D_LEARN, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE
+from solver.engine.frames import (
+    D_ACTION,
+    D_EXCAVATE,
+    D_LEARN,
+    F_DECLINE_PHASE,
+    F_TECH_PHASE,
+    F_TIMELINE_PHASE,
+)
 from solver.engine.state import GameState
 from tests.builder import idx, names_of, position
 from tests.test_endgame import plain_optimum
@@ -162,3 +169,27 @@ def test_removals_by_cards_and_by_technologies_share_the_lost_knowledge() -> Non
     complete, best = plain_optimum(st)
     assert complete and best is not None
     assert simple_upper_bound(st, pool_facts(st)) == best
+
+
+def test_an_excavate_under_way_counts_for_its_triggers() -> None:
+    """The last turn, an Excavate under way (how many Past monuments to rotate, one already
+    rotated) with Kensington Runestone in play: with
+    exactly 2 rotated it may remove up to 6 lost knowledge instead of the draw (A25). The
+    Excavate on the stack counts as one more for the "each time you EXCAVATE" gains, however
+    many Excavate actions are left (none here)."""
+    st = position(hand=[], timeline={}, past=["C5", "C7", "M30"], rotated=1,
+                  artifacts=["A25", "A13"], lost=8,
+                  techs=["T6", "T9", "T10", "T11", "T12", "T13", "T17", "T21", "T22", "T26",
+                         "T42"],
+                  tiles=[None, "T19", "T4", "T5", "T7", "T25", None, "T44", "T45"],
+                  deck_top=["M10", "C14", "P14", "A31", "P4", "P11", "M2", "M5", "P6", "A16",
+                            "P22", "M12", "P13", "A23", "M9", "A2"],
+                  discard=["P18", "A8", "M18", "A4", "P31", "C28", "C3", "P10", "A20", "C35",
+                           "M11", "M35", "M20", "P15", "A7", "A14", "A28", "A34", "P17", "C6",
+                           "P7", "M4"],
+                  time_space=1, time_visits=2, turn=16,
+                  pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
+                           (D_ACTION, 1), (D_EXCAVATE,)])
+    complete, best = plain_optimum(st)
+    assert complete and best is not None and best > st.score().total
+    assert simple_upper_bound(st, pool_facts(st)) >= best
