@@ -73,3 +73,20 @@ def test_bound_at_least_the_optimum(where: str, actions: int) -> None:
         complete, best = plain_optimum(st)
         assert complete and best is not None
         assert simple_upper_bound(st, pool_facts(st)) >= best, (where, actions)
+
+
+def test_a_decline_still_to_come_may_bring_the_past_to_eleven() -> None:
+    """Turn 15, its decline phase still to come (the last one, D8), 10 cards in the Past and two
+    monuments in space 1: the phase may bring the Past to 12, so M36 in the Timeline doubles the
+    Creates after it (M36: with at least 11 cards in the Past), as with 11 already; in the Past
+    itself (one of the 10) it doubles none."""
+    def creates(past: list[str], where: str) -> int:
+        st = position(hand=["M2", "C12", "C13"],
+                      timeline={1: ["C14", "C15"], **({3: ["M36"]} if where == "timeline" else {})},
+                      past=past, time_space=2, time_visits=2, turn=15, deck_top=["C16", "C17"])
+        assert decline_phases_left(st) == 1
+        return _creates(st)
+
+    ten = creates(PAST[:10], "timeline")
+    assert ten == creates(PAST, "timeline")
+    assert ten > creates([*PAST[:9], "M36"], "past")
