@@ -10,8 +10,10 @@ from typing import Any
 
 from solver.bounds.poolfacts import pool_facts
 from solver.bounds.simple import decline_phases_left, last_decline_now, simple_upper_bound
+from solver.engine.cards import ARTIFACT
 from solver.engine.frames import (
     D_ACTION,
+    D_CREATE_CARD,
     D_EXCAVATE,
     D_LEARN,
     F_DECLINE_PHASE,
@@ -19,7 +21,7 @@ from solver.engine.frames import (
     F_TIMELINE_PHASE,
 )
 from solver.engine.state import GameState
-from tests.builder import idx, names_of, position
+from tests.builder import book, idx, names_of, position
 from tests.test_endgame import plain_optimum
 
 
@@ -192,4 +194,19 @@ def test_an_excavate_under_way_counts_for_its_triggers() -> None:
                            (D_ACTION, 1), (D_EXCAVATE,)])
     complete, best = plain_optimum(st)
     assert complete and best is not None and best > st.score().total
+    assert simple_upper_bound(st, pool_facts(st)) >= best
+
+
+def test_a_create_of_an_artifact_under_way_sets_off_its_triggers() -> None:
+    """The last turn, no action left, Diquís Stone Spheres just created and its Create of an
+    artifact from the hand under way (the card still to choose): Borobudur Temple in play learns
+    on each Create of an artifact, here Golden Mean (3 cities in the Past: 2 VP). The Create on
+    the stack counts as a Create of an artifact, not of a monument."""
+    st = position(hand=["A22", "A23"], timeline={2: ["M16"], 3: ["P20"]},
+                  past=["C1", "C2", "C3"], tiles=[None] * 6 + ["T34", None, None],
+                  time_space=1, time_visits=2, turn=16, deck_top=["C16", "C17"],
+                  pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
+                           (D_CREATE_CARD, ARTIFACT, None, True, idx(book(), "M16"), ())])
+    complete, best = plain_optimum(st)
+    assert complete and best == st.score().total + 2
     assert simple_upper_bound(st, pool_facts(st)) >= best
