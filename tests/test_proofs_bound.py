@@ -10,6 +10,7 @@ from typing import Any
 
 from solver.bounds.poolfacts import pool_facts
 from solver.bounds.simple import decline_phases_left, last_decline_now, simple_upper_bound
+from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT
 from solver.engine.frames import (
     D_ACTION,
@@ -210,3 +211,22 @@ def test_a_create_of_an_artifact_under_way_sets_off_its_triggers() -> None:
     complete, best = plain_optimum(st)
     assert complete and best == st.score().total + 2
     assert simple_upper_bound(st, pool_facts(st)) >= best
+
+
+def test_an_effects_create_of_an_artifact_counts_as_one() -> None:
+    """The last action creates Diquís Stone Spheres (chosen, its space and cost still to
+    choose): its immediate effect may create an artifact from the hand, on which Borobudur
+    Temple learns Golden Mean (2 VP). An effect's Create of an artifact counts as a Create of
+    an artifact (not of a monument), at each step until the card is placed."""
+    st = position(hand=["M16", "A22", "A23"], timeline={3: ["P20"]}, past=["C1", "C2", "C3"],
+                  tiles=[None] * 6 + ["T34", None, None], time_space=1, time_visits=2, turn=16,
+                  deck_top=["C16", "C17"],
+                  pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
+                           (D_ACTION, 1)])
+    st.apply(A.code(A.ACT, A.CREATE))
+    st.apply(A.code(A.CARD, idx(st, "M16")))
+    for _ in range(2):  # the space, then the cost
+        complete, best = plain_optimum(st)
+        assert complete and best == 7
+        assert simple_upper_bound(st, pool_facts(st)) >= best
+        st.apply(st.legal_actions()[0])
