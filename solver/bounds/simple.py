@@ -8,9 +8,9 @@ score sheet (RULES.md section 7), the most each row can still reach:
   most one per decline effect that can put a monument into space 1 (`solver.bounds.movers`), so
   ``declines <= 2 * decline_phases_left + entries``; when a card with a trigger of another kind
   may act (none the card loader admits) the count is unknown: every monument out of the Past
-  may decline. With no decline phase left (after the
-  last one: the game ends at the last turn's decline phase at once, D8) nothing declines: a
-  card reaches the Past only by declining (section 4C step 2; D7: Excavate moves nothing).
+  may decline. With no decline phase left (after the last one: the game ends at the last
+  turn's decline phase at once, D8) nothing declines: a card reaches the Past only by
+  declining (section 4C step 2; D7: Excavate moves nothing).
   In the turn of the last decline phase (turn 15), only monuments in play by then decline:
   those in play or in hand, those the deck's top can yield before the Timeline phase (a count
   of the cards that can leave the deck, `solver.bounds.takes`), and at most as many others as
@@ -401,7 +401,8 @@ def _decliners_this_turn(st: GameState, facts: PoolFacts, table: TakeTable, futu
     closes: no restriction). The entries into space 1 during the decline phase
     (`solver.bounds.movers`: at most one per decline effect) come only from the decline
     effects of monuments in play then: those of `enterable`, and at most one each for those
-    created late.
+    created late; when they are not known (a card with a trigger of another kind may act,
+    `phase_entries`), they restrict nothing.
 
     The count of cards taken is `taken_before_timeline`."""
     if memo is None:
