@@ -99,8 +99,10 @@ def test_a_card_with_a_trigger_of_another_kind_leaves_every_decline_open(turn: i
     the count binds. Here every monument that can create, move or swap one is in the Past: the
     entries left are the decline Learns' (2, for Planetary Grid and Sator Square)."""
     movers = ["C13", "C14", "C15", "M11", "M18", "M27", "M36", "P12", "P23"]
-    st = _turn15(movers, [], ["M1", "P5"], space3=("M7", "C3"))
-    st.turn = turn
+    st = position(timeline={1: ["M1", "P5"], 4: ["M7", "C3"]}, past=movers,
+                  techs=["T1", "T2", "T5"], time_space=17 - turn, time_visits=2, turn=turn,
+                  deck_top=["C6", "C7", "C8", "C9"])
+    assert decline_phases_left(st) == 16 - turn
     facts = pool_facts(st)
     wild = dataclasses.replace(facts, mover_facts=dataclasses.replace(
         facts.mover_facts, wild=(idx(st, "M7"),)))

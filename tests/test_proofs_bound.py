@@ -176,10 +176,9 @@ def test_removals_by_cards_and_by_technologies_share_the_lost_knowledge() -> Non
 
 def test_an_excavate_under_way_counts_for_its_triggers() -> None:
     """The last turn, an Excavate under way (how many Past monuments to rotate, one already
-    rotated) with Kensington Runestone in play: with
-    exactly 2 rotated it may remove up to 6 lost knowledge instead of the draw (A25). The
-    Excavate on the stack counts as one more for the "each time you EXCAVATE" gains, however
-    many Excavate actions are left (none here)."""
+    rotated) with Kensington Runestone in play: with exactly 2 rotated it may remove up to 6
+    lost knowledge instead of the draw (A25). The Excavate on the stack counts as one more for
+    the "each time you EXCAVATE" gains, however many Excavate actions are left (none here)."""
     st = position(hand=[], timeline={}, past=["C5", "C7", "M30"], rotated=1,
                   artifacts=["A25", "A13"], lost=8,
                   techs=["T6", "T9", "T10", "T11", "T12", "T13", "T17", "T21", "T22", "T26",
