@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from solver.bounds.poolfacts import pool_facts
+from solver.bounds.reachable import reach, step_gains
 from solver.bounds.simple import decline_phases_left, last_decline_now, simple_upper_bound
 from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT
@@ -229,3 +230,30 @@ def test_an_effects_create_of_an_artifact_counts_as_one() -> None:
         assert complete and best == 7
         assert simple_upper_bound(st, pool_facts(st)) >= best
         st.apply(st.legal_actions()[0])
+
+
+def test_a_timeline_effect_counts_once_per_timeline_phase_to_come() -> None:
+    """Disk of Sabu in play removes 1 lost knowledge each Timeline phase (A1, 4 megaliths in
+    the Past): counted alone (`solver.bounds.reachable.reach` over its effect only), the
+    removals still reachable are one per Timeline phase still to come: 3 at turn 14's actions,
+    2 at turn 15's, 1 at the last turn's (its Timeline phase runs before the game ends, D8)."""
+    for turn, removals in ((14, 3), (15, 2), (16, 1)):
+        st = position(timeline={4: ["C3"]}, artifacts=["A1"], past=["M1", "M2", "M3", "M4"],
+                      lost=6,
+                      time_space=17 - turn, time_visits=2, turn=turn)
+        sabu = tuple(a for a in pool_facts(st).activators if a.card == idx(st, "A1"))
+        assert reach(st, sabu, decline_phases_left(st), ()).lost_removed == removals, turn
+
+
+def test_the_gains_of_one_run_of_an_effect_by_kind() -> None:
+    """What one run of an effect can bring (`solver.bounds.reachable.step_gains`: Creates that
+    may be of a monument, Creates that may be of an artifact, Learns, lost knowledge removed):
+    Menhirs of Monteneuf creates a monument, Diquís Stone Spheres an artifact from the hand,
+    Ancient Greek an artifact from the cards it sets aside, Teotihuacan learns up to two,
+    Dolmen of Gochang removes 7 lost knowledge, Mercury 2."""
+    cards = book()
+    expected = {"M11": (1, 0, 0, 0), "M16": (0, 1, 0, 0), "T22": (0, 1, 0, 0),
+                "P10": (0, 0, 2, 0), "M8": (0, 0, 0, 7), "T9": (0, 0, 0, 2)}
+    for code, gains in expected.items():
+        (effect,) = [e for e in cards[idx(cards, code)].effects if e.steps]
+        assert step_gains(effect.steps) == gains, code
