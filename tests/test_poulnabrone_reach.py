@@ -20,11 +20,12 @@ PAST = ["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "C11"]  # 1
 
 def _last_turn(where: str, actions: int) -> GameState:
     """The last turn, `actions` action choices left, 11 cards in the Past, Menhir di Monte
-    Corru Tundu (M2, cost 1) and two more cards in hand; M36 in the discard pile, in hand or in
-    the Timeline."""
+    Corru Tundu (M2, cost 1) and two more cards in hand; M36 in the discard pile, in hand, in
+    the Timeline or in the Past."""
     st = position(hand=["M2", "C12", "C13", *(["M36"] if where == "hand" else [])],
                   timeline={2: ["C14"], **({3: ["M36"]} if where == "timeline" else {})},
-                  discard=["M36"] if where == "discard" else [], past=PAST, time_space=1,
+                  discard=["M36"] if where == "discard" else [],
+                  past=[*PAST, *(["M36"] if where == "past" else [])], time_space=1,
                   time_visits=2, turn=16, deck_top=["C15", "C16"])
     while sum(1 for fr in st.stack if fr[0] == D_ACTION) > actions:
         st.stack.remove(next(fr for fr in st.stack if fr[0] == D_ACTION))
@@ -57,8 +58,9 @@ def test_out_of_play_doubles_nothing_without_an_open_create() -> None:
 
 
 def test_out_of_play_doubles_while_a_create_is_open() -> None:
-    """With a second action left M36 (in hand) may be created, then double: still counted."""
-    assert _creates(_paying(_last_turn("hand", 2))) >= 2 * 2
+    """With a second action left M36 (in hand) may be created, then double: still counted,
+    twice the count with M36 in the Past (never in play again) at least."""
+    assert _creates(_paying(_last_turn("hand", 2))) >= 2 * _creates(_paying(_last_turn("past", 2)))
 
 
 @pytest.mark.parametrize("where", ["discard", "hand", "timeline"])
