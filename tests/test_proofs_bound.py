@@ -1,8 +1,10 @@
-"""The simple bound's facts of time and counts (`solver.bounds.simple`), tests that a mutation run
-of the bound found missing: how many decline phases are still to come at each phase of the turns
-before the last, and positions where a count the bound takes was once mistaken and the bound
-fell below the exact optimum (each found by comparing every mutant's bound with the optimum of a
-plain complete search on ~2,000 end-game positions)."""
+"""The simple bound's facts of time and counts (`solver.bounds.simple` and its counting helper
+`solver.bounds.reachable`), tests that mutation runs of them found missing: how many decline
+phases are still to come at each phase of the turns before the last, what one run of an effect
+and a Timeline effect over the phases to come can bring, and positions where a count the bound
+takes was once mistaken and the bound fell below the exact optimum (each found by comparing
+every mutant's bound with the optimum of a plain complete search on ~2,000 end-game
+positions)."""
 
 from __future__ import annotations
 
