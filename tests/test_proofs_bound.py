@@ -182,8 +182,7 @@ def test_an_excavate_under_way_counts_for_its_triggers() -> None:
     rotated) with Kensington Runestone in play: with exactly 2 rotated it may remove up to 6
     lost knowledge instead of the draw (A25). The Excavate on the stack counts as one more for
     the "each time you EXCAVATE" gains, however many Excavate actions are left (none here)."""
-    st = position(hand=[], timeline={}, past=["C5", "C7", "M30"], rotated=1,
-                  artifacts=["A25", "A13"], lost=8,
+    st = position(past=["C5", "C7", "M30"], rotated=1, artifacts=["A25", "A13"], lost=8,
                   techs=["T6", "T9", "T10", "T11", "T12", "T13", "T17", "T21", "T22", "T26",
                          "T42"],
                   tiles=[None, "T19", "T4", "T5", "T7", "T25", None, "T44", "T45"],
@@ -241,8 +240,7 @@ def test_a_timeline_effect_counts_once_per_timeline_phase_to_come() -> None:
     2 at turn 15's, 1 at the last turn's (its Timeline phase runs before the game ends, D8)."""
     for turn, removals in ((14, 3), (15, 2), (16, 1)):
         st = position(timeline={4: ["C3"]}, artifacts=["A1"], past=["M1", "M2", "M3", "M4"],
-                      lost=6,
-                      time_space=17 - turn, time_visits=2, turn=turn)
+                      lost=6, time_space=17 - turn, time_visits=2, turn=turn)
         sabu = tuple(a for a in pool_facts(st).activators if a.card == idx(st, "A1"))
         assert reach(st, sabu, decline_phases_left(st), ()).lost_removed == removals, turn
 
