@@ -30,7 +30,8 @@ def _grants_learn(card: Card) -> int:
 @dataclass(frozen=True)
 class PoolFacts(Frozen):
     """What the simple bound reads of a game's card pool: fixed once the game is dealt, so a
-    search computes it once (`SimpleBound` keeps it) instead of at every node.
+    search computes it once (`SimpleBound` keeps it) instead of at every node. No field has a
+    default: an empty one would read as "no such card in the pool" and lower the bound.
 
     :param monuments: the pool's monuments (builder cards that are not artifacts), ascending.
     :param vp: printed VP of every card, by index.
@@ -63,15 +64,15 @@ class PoolFacts(Frozen):
     endgame: frozenset[int]
     techs_by_vp: tuple[tuple[int, int], ...]
     mover_facts: MoverFacts
-    activators: tuple[Activator, ...] = ()
-    poulnabrone: tuple[int, ...] = ()
-    free_learners: tuple[int, ...] = ()
-    candi: tuple[int, ...] = ()
-    takes: TakeTable | None = None
-    tile_takers: tuple[TileTaker, ...] = ()
-    chest_takers: bool = True
-    tech_readers: frozenset[int] = frozenset()
-    learn_takers: frozenset[int] = frozenset()
+    activators: tuple[Activator, ...]
+    poulnabrone: tuple[int, ...]
+    free_learners: tuple[int, ...]
+    candi: tuple[int, ...]
+    takes: TakeTable | None
+    tile_takers: tuple[TileTaker, ...]
+    chest_takers: bool
+    tech_readers: frozenset[int]
+    learn_takers: frozenset[int]
 
 
 def pool_facts(st: GameState) -> PoolFacts:
