@@ -46,7 +46,8 @@ class PoolFacts(Frozen):
     :param free_learners: the pool's cards with a Learn that ignores requirements outside a
         decline effect (read with no decline phase left, `_learnable_later`: none runs, D8).
     :param candi: the pool's cards with Candi Sukuh's special (D19).
-    :param takes: the pool's cards that take from the builder deck (`solver.bounds.takes`).
+    :param takes: the pool's cards that take from the builder deck (`solver.bounds.takes`);
+        None counts no takes and so restricts nothing (every card out of play may act).
     :param tile_takers: the pool's cards that take technologies off the tiles other than by a
         Learn (`solver.bounds.techrow`).
     :param chest_takers: a chest of the setup does.
