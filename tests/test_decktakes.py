@@ -11,10 +11,12 @@ from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import UNBOUNDED, ReachMemo
 from solver.bounds.simple import taken_before_timeline
 from solver.engine.frames import D_ACTION, F_TIMELINE_PHASE
+from solver.engine.newgame import new_game
+from solver.engine.setup import Setup
 from solver.engine.state import GameState
 from solver.guidance.endgame import last_turn, token_readers, tokens_dead
 from solver.rng import Stream
-from tests.builder import idx, position
+from tests.builder import book, idx, position
 from tests.test_endgame import SEEDS
 from tests.test_relaxation import endgame
 
@@ -149,3 +151,31 @@ def test_kept_answers_are_those_of_their_own_position(seed: int) -> None:
         legal = st.legal_actions()
         st.apply(legal[rng.below(len(legal))])
     assert asked > 0
+
+
+def test_every_card_counts_where_the_tighter_count_finds_none() -> None:
+    """The last turn of a random game (deal 82, hand 1, time space 3), both action choices
+    left, the deck at 111 cards: the count of the cards that can enter play in time finds no
+    bound (its first round already passes the whole deck: a reshuffle may come), so the count
+    is the module's own, every card out of the Past acting: bounded, above the deck (the
+    discard pile may be reached), and at least the cards taken along the rest of the line."""
+    seed = 82
+    st = new_game(Setup(hand="1", seed=seed, time_space=3), book())
+    rng = Stream(seed, "fallback", 0)
+    line = []
+    while not st.is_terminal() and (st.turn < last_turn(st) or _before_timeline(st)):
+        line.append(st.clone())
+        legal = st.legal_actions()
+        st.apply(legal[rng.below(len(legal))])
+    facts = pool_facts(st)
+    assert facts.takes is not None
+    loose = [pos for pos in line if _before_timeline(pos) and not pos.over
+             and taken_before_timeline(pos, facts, facts.takes, ReachMemo()) >= UNBOUNDED]
+    assert len(loose) == 1
+    pos = loose[0]
+    assert sum(1 for fr in pos.stack if fr[0] == D_ACTION) == 2 and len(pos.deck) == 111
+    takes = DeckTakes()
+    every = takes._every_card(pos, *takes._tables(pos))
+    assert takes(pos) == every
+    assert len(pos.deck) < every < UNBOUNDED
+    assert st.reshuffles[0] == pos.reshuffles[0] and every >= len(pos.deck) - len(st.deck)
