@@ -187,3 +187,23 @@ def test_alike_key_counts_the_cards() -> None:
     a7 = last_turn(["C3", "C4", "C5"], 0, artifacts=["A7"])
     b7 = last_turn(["C3", "C4", "C6"], 0, artifacts=["A7"])
     assert game.search_key(a7) != game.search_key(b7)
+
+
+def test_a_create_granted_by_the_card_being_created_keeps_every_card() -> None:
+    """No action choice left, Diquis Stone Spheres (M16: "You may CREATE 1 artifact") being
+    paid for: its Create is picked (it counts as one under way), but its effect grants another
+    whose card is not yet picked (RULES.md section 5), so the artifact A1 in the hand may still
+    enter play and the cards of the hand are not alike. Paying with the city C3 shows it: A1 is
+    then offered to the granted Create."""
+    st = last_turn(["M16", "A1", "C3"], 1)
+    for name in ("create", "M16", "s1"):
+        st.apply(next(a for a in st.legal_actions() if st.action_to_string(a) == name))
+    assert not any(fr[0] == D_ACTION for fr in st.stack)
+    assert st.stack[-1][0] == D_PAY
+    assert [st.action_to_string(a) for a in st.legal_actions()] == ["C3", "A1"]
+    creates = CreatesLeft()
+    assert creates(st)
+    assert not hand_cards_alike(st, kind_readers(st), creates)
+    st.apply(next(a for a in st.legal_actions() if st.action_to_string(a) == "C3"))
+    offered = [st.action_to_string(a) for a in st.legal_actions()]
+    assert "A1" in offered, offered
