@@ -179,3 +179,28 @@ def test_every_card_counts_where_the_tighter_count_finds_none() -> None:
     assert takes(pos) == every
     assert len(pos.deck) < every < UNBOUNDED
     assert st.reshuffles[0] == pos.reshuffles[0] and every >= len(pos.deck) - len(st.deck)
+
+
+def test_every_card_counts_at_least_the_cards_that_can_enter_play() -> None:
+    """The module's own count, the fallback, lets every card out of the Past act;
+    `taken_before_timeline` only the cards that can enter play in time: where the latter finds
+    a bound, the fallback is never the smaller (a count below it has left a card out). Every
+    position of the last turn before its Timeline phase queues, along a
+    random line of each of 200 random deals (both time spaces, the four premade hands)."""
+    asked = 0
+    for seed in range(200):
+        st = new_game(Setup(hand=str(1 + (seed // 4) % 4), seed=seed, time_space=3 + seed % 2),
+                      book())
+        takes = DeckTakes()
+        rng = Stream(seed, "fallback", 0)
+        while not st.is_terminal() and (st.turn < last_turn(st) or _before_timeline(st)):
+            if _before_timeline(st) and not st.over:
+                facts, table, memo = takes._tables(st)
+                assert facts.takes is not None
+                tight = taken_before_timeline(st, facts, facts.takes, memo)
+                if tight < UNBOUNDED:
+                    assert takes._every_card(st, facts, table, memo) >= tight, seed
+                    asked += 1
+            legal = st.legal_actions()
+            st.apply(legal[rng.below(len(legal))])
+    assert asked >= 800
