@@ -18,6 +18,7 @@ from solver.bounds import windowcards
 from solver.bounds.bound import SimpleBound
 from solver.bounds.poolfacts import PoolFactsCache, pool_facts
 from solver.bounds.reachable import ReachMemo, reach
+from solver.bounds.simple import as_bound, simple_upper_bound
 from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
 from solver.bounds.window import (
     ABOVE,
@@ -519,3 +520,21 @@ def test_the_learn_comes_first_in_the_passive_line() -> None:
     ws = last_windows(st)
     assert ws is not None and len(ws) == 2
     assert _check(st)
+
+
+def test_the_solver_s_simple_bound_asks_the_window() -> None:
+    """`SimpleBound`, the bound the exact search is given, answers the window's bound at its
+    moment (tighter there than the simple bound: which monument of space 1 declines is
+    decided by the lost knowledge the effects leave), and passes the search's incumbent on:
+    started one below the window's bound it answers "above" at once, started at it, the bound."""
+    st = _timeline_phase(["A3", "A9"], ["M1"], {"M1": 3}, ["C2", "C4", "C5", "M7"], lost=2)
+    pool = PoolFactsCache()
+    exact = window_bound(st, pool.facts(st), pool.memo)
+    assert exact is not None
+    assert exact < as_bound(simple_upper_bound(st, pool.facts(st), pool.memo))
+    below = SimpleBound()
+    below.start_search(float(exact) - 1)
+    assert below.upper_bound(st) == ABOVE
+    at = SimpleBound()
+    at.start_search(float(exact))
+    assert at.upper_bound(st) == exact
