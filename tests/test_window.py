@@ -32,6 +32,7 @@ from solver.bounds.windowcards import present_for_all
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.frames import (
     D_ACTION,
+    D_ARCHIVE,
     D_DECLINE_ORDER,
     D_ORDER,
     D_REMOVE,
@@ -359,6 +360,19 @@ def test_the_last_action_archive_opens_a_window() -> None:
                      time_space=2, time_visits=2, turn=15, tiles=[None] * 9)
     play(first, "archive")  # the turn's first action: an action choice is left
     assert not archive_ask(first) and last_window(first) is None
+
+
+def test_an_archive_with_cards_picked_still_removes_their_knowledge() -> None:
+    """An Archive under way (RULES.md section 5, D2) with two cards of the hand already picked
+    removes 1 knowledge for each of them once it is done, besides 1 for each card still to
+    pick: the window counts both (M1's 3 knowledge in space 1 may still all go, so it may
+    still decline). The bound holds the optimum there."""
+    st = _last_archive(["A9"], ["M1"], {"M1": 3, "C3": 1}, ["C2", "C4", "M7"], lost=2)
+    play(st, "C2", "C4")
+    archive = [fr for fr in st.stack if fr[0] == D_ARCHIVE]
+    assert len(archive) == 1 and archive[0][1] == 2 and archive_ask(st)
+    assert [st.action_to_string(a) for a in st.legal_actions()] == ["M7", "done"]
+    assert _check(st)
 
 
 @pytest.mark.parametrize("seed", range(12))
