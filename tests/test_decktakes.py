@@ -156,9 +156,10 @@ def test_kept_answers_are_those_of_their_own_position(seed: int) -> None:
 def test_every_card_counts_where_the_tighter_count_finds_none() -> None:
     """The last turn of a random game (deal 82, hand 1, time space 3), both action choices
     left, the deck at 111 cards: the count of the cards that can enter play in time finds no
-    bound (its first round already passes the whole deck: a reshuffle may come), so the count
-    is the module's own, every card out of the Past acting: bounded, above the deck (the
-    discard pile may be reached), and at least the cards taken along the rest of the line."""
+    bound (its rounds climb past the whole deck, to 115 at the sixth: a reshuffle may come), so
+    the count is the module's own, every card out of the Past acting: bounded, above the deck
+    (the discard pile may be reached), and at least the cards taken along the rest of the
+    line."""
     seed = 82
     st = new_game(Setup(hand="1", seed=seed, time_space=3), book())
     rng = Stream(seed, "fallback", 0)
@@ -185,8 +186,8 @@ def test_every_card_counts_at_least_the_cards_that_can_enter_play() -> None:
     """The module's own count, the fallback, lets every card out of the Past act;
     `taken_before_timeline` only the cards that can enter play in time: where the latter finds
     a bound, the fallback is never the smaller (a count below it has left a card out). Every
-    position of the last turn before its Timeline phase queues, along a
-    random line of each of 200 random deals (both time spaces, the four premade hands)."""
+    position of the last turn before its Timeline phase queues, along a random line of each of
+    200 random deals (both time spaces, the four premade hands)."""
     asked = 0
     for seed in range(200):
         st = new_game(Setup(hand=str(1 + (seed // 4) % 4), seed=seed, time_space=3 + seed % 2),

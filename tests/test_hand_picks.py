@@ -190,7 +190,7 @@ def test_alike_key_counts_the_cards() -> None:
 
 
 def test_a_create_granted_by_the_card_being_created_keeps_every_card() -> None:
-    """No action choice left, Diquis Stone Spheres (M16: "You may CREATE 1 artifact") being
+    """No action choice left, Diquis Stone Spheres (M16: may create an artifact) being
     paid for: its Create is picked (it counts as one under way), but its effect grants another
     whose card is not yet picked (RULES.md section 5), so the artifact A1 in the hand may still
     enter play and the cards of the hand are not alike. Paying with the city C3 shows it: A1 is
