@@ -153,25 +153,35 @@ def test_kept_answers_are_those_of_their_own_position(seed: int) -> None:
     assert asked > 0
 
 
+def _to_the_queue(seed: int) -> tuple[list[GameState], GameState]:
+    """A random game of deal `seed` (premade hand 1-4, the time card in space 3 or 4, as in
+    `tests.test_bound_sweep`) played at random until its last Timeline phase queues its
+    effects: the positions of its last turn before then (the game not over), and the position
+    where play stopped."""
+    st = new_game(Setup(hand=str(1 + (seed // 4) % 4), seed=seed, time_space=3 + seed % 2),
+                  book())
+    rng = Stream(seed, "fallback", 0)
+    line = []
+    while not st.is_terminal() and (st.turn < last_turn(st) or _before_timeline(st)):
+        if _before_timeline(st) and not st.over:
+            line.append(st.clone())
+        legal = st.legal_actions()
+        st.apply(legal[rng.below(len(legal))])
+    return line, st
+
+
 def test_every_card_counts_where_the_tighter_count_finds_none() -> None:
-    """The last turn of a random game (deal 82, hand 1, time space 3), both action choices
+    """The last turn of a random game (deal 82: hand 1, time space 3), both action choices
     left, the deck at 111 cards: the count of the cards that can enter play in time finds no
     bound (its rounds climb past the whole deck, to 115 at the sixth: a reshuffle may come), so
     the count is the module's own, every card out of the Past acting: bounded, above the deck
     (the discard pile may be reached), and at least the cards taken along the rest of the
     line."""
-    seed = 82
-    st = new_game(Setup(hand="1", seed=seed, time_space=3), book())
-    rng = Stream(seed, "fallback", 0)
-    line = []
-    while not st.is_terminal() and (st.turn < last_turn(st) or _before_timeline(st)):
-        line.append(st.clone())
-        legal = st.legal_actions()
-        st.apply(legal[rng.below(len(legal))])
-    facts = pool_facts(st)
+    line, end = _to_the_queue(82)
+    facts = pool_facts(end)
     assert facts.takes is not None
-    loose = [pos for pos in line if _before_timeline(pos) and not pos.over
-             and taken_before_timeline(pos, facts, facts.takes, ReachMemo()) >= UNBOUNDED]
+    loose = [pos for pos in line
+             if taken_before_timeline(pos, facts, facts.takes, ReachMemo()) >= UNBOUNDED]
     assert len(loose) == 1
     pos = loose[0]
     assert sum(1 for fr in pos.stack if fr[0] == D_ACTION) == 2 and len(pos.deck) == 111
@@ -179,7 +189,7 @@ def test_every_card_counts_where_the_tighter_count_finds_none() -> None:
     every = takes._every_card(pos, *takes._tables(pos))
     assert takes(pos) == every
     assert len(pos.deck) < every < UNBOUNDED
-    assert st.reshuffles[0] == pos.reshuffles[0] and every >= len(pos.deck) - len(st.deck)
+    assert end.reshuffles[0] == pos.reshuffles[0] and every >= len(pos.deck) - len(end.deck)
 
 
 def test_every_card_counts_at_least_the_cards_that_can_enter_play() -> None:
@@ -190,18 +200,12 @@ def test_every_card_counts_at_least_the_cards_that_can_enter_play() -> None:
     200 random deals (both time spaces, the four premade hands)."""
     asked = 0
     for seed in range(200):
-        st = new_game(Setup(hand=str(1 + (seed // 4) % 4), seed=seed, time_space=3 + seed % 2),
-                      book())
         takes = DeckTakes()
-        rng = Stream(seed, "fallback", 0)
-        while not st.is_terminal() and (st.turn < last_turn(st) or _before_timeline(st)):
-            if _before_timeline(st) and not st.over:
-                facts, table, memo = takes._tables(st)
-                assert facts.takes is not None
-                tight = taken_before_timeline(st, facts, facts.takes, memo)
-                if tight < UNBOUNDED:
-                    assert takes._every_card(st, facts, table, memo) >= tight, seed
-                    asked += 1
-            legal = st.legal_actions()
-            st.apply(legal[rng.below(len(legal))])
+        for pos in _to_the_queue(seed)[0]:
+            facts, table, memo = takes._tables(pos)
+            assert facts.takes is not None
+            tight = taken_before_timeline(pos, facts, facts.takes, memo)
+            if tight < UNBOUNDED:
+                assert takes._every_card(pos, facts, table, memo) >= tight, seed
+                asked += 1
     assert asked >= 800

@@ -23,7 +23,7 @@ from solver.guidance.ordering import Order, incumbent_order
 from solver.rng import Stream
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.status import Status
-from tests.builder import idx, position
+from tests.builder import idx, names_of, play, position
 
 HANDS = [
     ["C3", "C4", "C5", "C6", "C7"],
@@ -195,15 +195,12 @@ def test_a_create_granted_by_the_card_being_created_keeps_every_card() -> None:
     whose card is not yet picked (RULES.md section 5), so the artifact A1 in the hand may still
     enter play and the cards of the hand are not alike. Paying with the city C3 shows it: A1 is
     then offered to the granted Create."""
-    st = last_turn(["M16", "A1", "C3"], 1)
-    for name in ("create", "M16", "s1"):
-        st.apply(next(a for a in st.legal_actions() if st.action_to_string(a) == name))
+    st = play(last_turn(["M16", "A1", "C3"], 1), "create", "M16", "s1")
     assert not any(fr[0] == D_ACTION for fr in st.stack)
     assert st.stack[-1][0] == D_PAY
-    assert [st.action_to_string(a) for a in st.legal_actions()] == ["C3", "A1"]
+    assert names_of(st) == ["C3", "A1"]
     creates = CreatesLeft()
     assert creates(st)
     assert not hand_cards_alike(st, kind_readers(st), creates)
-    st.apply(next(a for a in st.legal_actions() if st.action_to_string(a) == "C3"))
-    offered = [st.action_to_string(a) for a in st.legal_actions()]
-    assert "A1" in offered, offered
+    play(st, "C3")
+    assert "A1" in names_of(st), names_of(st)

@@ -45,7 +45,7 @@ from solver.game import HeritageGame
 from solver.rng import Stream
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.status import Status
-from tests.builder import book, idx, play, position
+from tests.builder import book, idx, names_of, play, position
 from tests.test_turn_takes import line_at_turn
 
 LINES = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "session8-t60.jsonl"
@@ -371,7 +371,7 @@ def test_an_archive_with_cards_picked_still_removes_their_knowledge() -> None:
     play(st, "C2", "C4")
     archive = [fr for fr in st.stack if fr[0] == D_ARCHIVE]
     assert len(archive) == 1 and archive[0][1] == 2 and archive_ask(st)
-    assert [st.action_to_string(a) for a in st.legal_actions()] == ["M7", "done"]
+    assert names_of(st) == ["M7", "done"]
     assert _check(st)
 
 
