@@ -8,9 +8,17 @@ import pytest
 
 from solver.bounds.decktakes import DeckTakes
 from solver.bounds.poolfacts import pool_facts
-from solver.bounds.reachable import UNBOUNDED, ReachMemo
-from solver.bounds.simple import taken_before_timeline
-from solver.engine.frames import D_ACTION, F_TIMELINE_PHASE
+from solver.bounds.reachable import UNBOUNDED, ReachMemo, reach
+from solver.bounds.simple import decline_phases_left, taken_before_timeline
+from solver.bounds.takes import CardTakes
+from solver.engine.cards import Step
+from solver.engine.frames import (
+    D_ACTION,
+    F_DECLINE_PHASE,
+    F_STEPS,
+    F_TECH_PHASE,
+    F_TIMELINE_PHASE,
+)
 from solver.engine.newgame import new_game
 from solver.engine.setup import Setup
 from solver.engine.state import GameState
@@ -209,3 +217,47 @@ def test_every_card_counts_at_least_the_cards_that_can_enter_play() -> None:
                 assert takes._every_card(pos, facts, table, memo) >= tight, seed
                 asked += 1
     assert asked >= 800
+
+
+def _last_actions(actions: int, draw: int) -> GameState:
+    """The last turn, `actions` action choices left (the technology, decline and Timeline
+    phases still to come), Anaximander (T6) learned, C3 in the Timeline, P2 in the Past; with
+    `draw`, an effect of C1 that draws `draw` cards resolving on top of the stack."""
+    st = position(hand=["C1"], timeline={2: ["C3"]}, past=["P2"], time_space=1, time_visits=2,
+                  turn=16, techs=["T6"],
+                  pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
+                           *[(D_ACTION, i) for i in reversed(range(actions))]])
+    if draw:
+        st.stack.append((F_STEPS, idx(st, "C1"), (Step(op="draw", n=draw),), 0, 0, False))
+    return st
+
+
+@pytest.mark.parametrize(("actions", "draw", "count"), [(2, 0, 20), (1, 0, 10), (2, 2, 22),
+                                                        (0, 3, 3)])
+def test_every_card_counts_ten_a_dig_left_and_the_steps_in_flight(actions: int, draw: int,
+                                                                  count: int) -> None:
+    """With no card able to act (an empty table), the module's count is what the stack itself
+    takes: 10 per action choice left (an Excavate draws until 10 in hand, D4) plus the cards
+    the effect resolving draws (each step once)."""
+    st = _last_actions(actions, draw)
+    takes = DeckTakes()
+    facts, _, memo = takes._tables(st)
+    assert takes._every_card(st, facts, (), memo) == count
+
+
+def test_every_card_counts_the_best_unlearned_technology_and_no_card_of_the_past() -> None:
+    """Each Create may set off the largest immediate take of a builder card out of the Past and
+    every "each time you CREATE" take; each Learn the immediate take of a technology not yet
+    learned (the largest first). A learned technology (T6, 7) and a card of the Past (P2, 9)
+    add nothing: only T1's 3 counts, once for the Learns, and C3's 4 + 1 per Create."""
+    st = _last_actions(2, 0)
+    takes = DeckTakes()
+    facts, _, memo = takes._tables(st)
+    r = reach(st, facts.activators, decline_phases_left(st), facts.poulnabrone, memo)
+    assert r.learns >= 1 and r.creates + r.art_creates >= 1
+    table = (CardTakes(card=idx(st, "T6"), tech=True, monument=False, immediate=7),
+             CardTakes(card=idx(st, "T1"), tech=True, monument=False, immediate=3),
+             CardTakes(card=idx(st, "P2"), tech=False, monument=True, immediate=9),
+             CardTakes(card=idx(st, "C3"), tech=False, monument=True, immediate=4, on_create=1))
+    assert (takes._every_card(st, facts, table, memo)
+            == 20 + (r.creates + r.art_creates) * (4 + 1) + 3)
