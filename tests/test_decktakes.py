@@ -4,13 +4,17 @@ reader too deep in the deck cannot enter play in time)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from puzzles.chests import load_chests
 from solver.bounds.decktakes import DeckTakes
 from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import UNBOUNDED, ReachMemo, reach
 from solver.bounds.simple import decline_phases_left, taken_before_timeline
 from solver.bounds.takes import CardTakes
+from solver.engine.actions import CHEST_LETTERS
 from solver.engine.cards import Step
 from solver.engine.frames import (
     D_ACTION,
@@ -24,7 +28,7 @@ from solver.engine.setup import Setup
 from solver.engine.state import GameState
 from solver.guidance.endgame import last_turn, token_readers, tokens_dead
 from solver.rng import Stream
-from tests.builder import book, idx, position
+from tests.builder import book, idx, names_of, play, position
 from tests.test_endgame import SEEDS
 from tests.test_relaxation import endgame
 
@@ -221,9 +225,10 @@ def test_every_card_counts_at_least_the_cards_that_can_enter_play() -> None:
 
 def _last_actions(actions: int, draw: int) -> GameState:
     """The last turn, `actions` action choices left (the technology, decline and Timeline
-    phases still to come), Anaximander (T6) learned, C3 in the Timeline, P2 in the Past; with
+    phases still to come), Anaximander (T6) learned, C3 in the Timeline, P2 and P4 in the Past;
+    with
     `draw`, an effect of C1 that draws `draw` cards resolving on top of the stack."""
-    st = position(hand=["C1"], timeline={2: ["C3"]}, past=["P2"], time_space=1, time_visits=2,
+    st = position(hand=["C1"], timeline={2: ["C3"]}, past=["P2", "P4"], time_space=1, time_visits=2,
                   turn=16, techs=["T6"],
                   pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
                            *[(D_ACTION, i) for i in reversed(range(actions))]])
@@ -261,3 +266,53 @@ def test_every_card_counts_the_best_unlearned_technology_and_no_card_of_the_past
              CardTakes(card=idx(st, "C3"), tech=False, monument=True, immediate=4, on_create=1))
     assert (takes._every_card(st, facts, table, memo)
             == 20 + (r.creates + r.art_creates) * (4 + 1) + 3)
+
+
+def test_every_card_counts_an_excavate_under_way_as_the_action_it_took() -> None:
+    """Excavate chosen, the number of Past monuments still to choose: one action choice left
+    and the Excavate under way, 10 each (its draw stops at 10 in hand, D4); each "each time
+    you EXCAVATE" take (C3's 2, C5's 1) once per dig."""
+    st = play(_last_actions(2, 0), "excavate")
+    assert names_of(st) == ["#1", "#2"]
+    takes = DeckTakes()
+    facts, _, memo = takes._tables(st)
+    assert takes._every_card(st, facts, (), memo) == 20
+    table = (CardTakes(card=idx(st, "C3"), tech=False, monument=True, on_excavate=2),
+             CardTakes(card=idx(st, "C5"), tech=False, monument=True, on_excavate=1))
+    assert takes._every_card(st, facts, table, memo) == 20 + 2 * (2 + 1)
+
+
+def test_every_card_counts_each_chest_under_the_board_once() -> None:
+    """Effect chests under the board not yet used (RULES.md section 8: each used once) take
+    what their steps draw: А draws 2, Л draws 3."""
+    st = _last_actions(2, 0)
+    st.setup = dataclasses.replace(st.setup, chest_data=load_chests())
+    st.chests_under = sorted(CHEST_LETTERS.index(ch) for ch in ("А", "Л"))
+    takes = DeckTakes()
+    facts, _, memo = takes._tables(st)
+    assert takes._every_card(st, facts, (), memo) == 20 + 2 + 3
+
+
+def test_every_card_leaves_out_a_digger_that_cannot_leave_the_deck_in_time() -> None:
+    """A card whose effect digs without bound (C20 here, marked so) acts only once it left the
+    deck or the discard pile: at the deck's bottom, or in the discard pile with the deck not
+    emptied, it is left out and the others still count (C3: 4 per Create); in the hand it may
+    be created and act, so there is no bound."""
+    st = _last_actions(2, 0)
+    c20 = idx(st, "C20")
+    takes = DeckTakes()
+    facts, _, memo = takes._tables(st)
+    r = reach(st, facts.activators, decline_phases_left(st), facts.poulnabrone, memo)
+    digger = CardTakes(card=c20, tech=False, monument=True, action_unbounded=True)
+    table = (digger, CardTakes(card=idx(st, "C3"), tech=False, monument=True, immediate=4))
+    count = 20 + (r.creates + r.art_creates) * 4
+    assert count < len(st.deck) - 1
+    st.deck.remove(c20)
+    st.deck.insert(0, c20)
+    assert takes._every_card(st, facts, table, memo) == count
+    st.deck.remove(c20)
+    st.discard.append(c20)
+    assert takes._every_card(st, facts, table, memo) == count
+    st.discard.remove(c20)
+    st.hand = sorted([*st.hand, c20])
+    assert takes._every_card(st, facts, table, memo) >= UNBOUNDED
