@@ -10,10 +10,13 @@ checked against a complete search without any dominance rule (`PlainGame`)."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from puzzles.chests import DEFAULT_PATH, load_chests
 from puzzles.trials import trial_setup
 from solver import game as solver_game
 from solver.bounds.createsleft import CreatesLeft
@@ -22,7 +25,7 @@ from solver.engine.newgame import new_game
 from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.guidance import policy
-from solver.guidance.handcards import hand_cards_alike, kind_readers
+from solver.guidance.handcards import KindReadersCache, hand_cards_alike, kind_readers
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.protocol import PlainGame
 from solver.search.status import Status
@@ -191,3 +194,72 @@ def test_policy_choice_remembers_what_reads_only_the_options() -> None:
     assert again == first
     if (solver_game.__file__ or "").endswith(".py"):  # compiled: the lists boxed anew
         assert again is first
+
+
+#: A city that scores per artifact card in hand, and one whose immediate effect draws as many.
+OPEN_PALMS: dict[str, Any] = {
+    **BARE_HANDS, "id": "X2_OpenPalms", "code": "X2", "name": "Open Palms", "number": 2,
+    "text": "Final scoring: 1 VP per artifact card in your hand.",
+    "effects": [{"moment": "endgame", "score": {"per": "hand.artifact", "times": 1}}]}
+COUNTING_HANDS: dict[str, Any] = {
+    **BARE_HANDS, "id": "X3_CountingHands", "code": "X3", "name": "Counting Hands", "number": 3,
+    "activation": "immediate", "text": "Draw 1 card per artifact card in your hand.",
+    "effects": [{"moment": "immediate", "steps": [{"op": "draw", "per": "hand.artifact"}]}]}
+
+
+def test_a_score_or_a_draw_per_artifact_in_hand_reads_kinds(tmp_path: Path) -> None:
+    """Counting the artifact cards in hand reads their kinds, whether a score counts them per
+    card (section 7) or a step draws per card; Moai Statue (A7: a cost of artifact cards) and
+    Calakmul (P33: its reveal) are the base set's readers."""
+    names = card_set(tmp_path, builders=[OPEN_PALMS, COUNTING_HANDS])
+    st = last_turn(names=names)
+    codes = sorted((st.book.cards[c].code, moment) for c, moment in kind_readers(st).cards)
+    assert codes == [("A7", "timeline"), ("P33", "decline"), ("X2", "endgame"),
+                     ("X3", "immediate")]
+
+
+def _kind_chests(tmp_path: Path) -> Path:
+    """The shipped chest file with П's effect paying a city card from the hand (a kind)."""
+    data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    for chest in data["chests"]:
+        if chest["letter"] == "П":
+            chest["effect"] = {"moment": "timeline", "text": "Discard a city card: draw 2.",
+                               "steps": [{"op": "pay", "cost": {"discard_hand": 1,
+                                                                "card_type": "city"},
+                                          "then": [{"op": "draw", "n": 2}]}]}
+    path = tmp_path / "chests.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_a_chest_that_reads_kinds_keeps_the_cards_apart(tmp_path: Path) -> None:
+    """A chest's effect can read the kinds in the hand too (CHEST_FORMAT.md: chests use the
+    card steps): with a chest of the setup paying a city card, the cards of the hand stay
+    apart and an Archive offers every card; the shipped chests read none."""
+    st = last_turn(hand=["C3", "C4", "A1"])
+    play(st, "archive")
+    assert st.stack[-1][0] == D_ARCHIVE
+    st.setup = dataclasses.replace(st.setup, chest_data=load_chests())
+    assert not kind_readers(st).chests and alike(st)
+    st.setup = dataclasses.replace(st.setup, chest_data=load_chests(str(_kind_chests(tmp_path))))
+    assert kind_readers(st).chests and not alike(st)
+    kept = [st.action_to_string(a) for a in HeritageGame().dominance.prune(st, st.legal)]
+    assert kept == ["C3", "C4", "A1"]
+
+
+def test_the_readers_are_asked_again_for_another_game(tmp_path: Path) -> None:
+    """The cache keeps one game's readers (the same answer, not worked out again) and works
+    them out afresh for another setup (here chests that read kinds) or another card book
+    (here with Bare Hands, X1)."""
+    cache = KindReadersCache()
+    st = last_turn()
+    first = cache.readers(st)
+    assert cache.readers(st) is first and not first.chests
+    other_setup = st.clone()
+    other_setup.setup = dataclasses.replace(
+        st.setup, chest_data=load_chests(str(_kind_chests(tmp_path))))
+    assert cache.readers(other_setup).chests
+    other_book = last_turn(names=card_set(tmp_path, builders=[BARE_HANDS]))
+    other_book.setup = other_setup.setup
+    codes = {other_book.book.cards[c].code for c, _ in cache.readers(other_book).cards}
+    assert "X1" in codes and cache.readers(other_book).chests
