@@ -5,6 +5,8 @@ reader too deep in the deck cannot enter play in time)."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +15,7 @@ from solver.bounds.decktakes import DeckTakes
 from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import UNBOUNDED, ReachMemo, reach
 from solver.bounds.simple import decline_phases_left, taken_before_timeline
-from solver.bounds.takes import CardTakes
+from solver.bounds.takes import CardTakes, card_takes
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.cards import Step
 from solver.engine.frames import (
@@ -28,7 +30,7 @@ from solver.engine.setup import Setup
 from solver.engine.state import GameState
 from solver.guidance.endgame import last_turn, token_readers, tokens_dead
 from solver.rng import Stream
-from tests.builder import book, idx, names_of, play, position
+from tests.builder import book, idx, names_of, play, position, user_set
 from tests.test_endgame import SEEDS
 from tests.test_relaxation import endgame
 
@@ -223,13 +225,13 @@ def test_every_card_counts_at_least_the_cards_that_can_enter_play() -> None:
     assert asked >= 800
 
 
-def _last_actions(actions: int, draw: int) -> GameState:
+def _last_actions(actions: int, draw: int, names: tuple[str, ...] = ("base",)) -> GameState:
     """The last turn, `actions` action choices left (the technology, decline and Timeline
     phases still to come), Anaximander (T6) learned, C3 in the Timeline, P2 and P4 in the Past;
     with
     `draw`, an effect of C1 that draws `draw` cards resolving on top of the stack."""
     st = position(hand=["C1"], timeline={2: ["C3"]}, past=["P2", "P4"], time_space=1, time_visits=2,
-                  turn=16, techs=["T6"],
+                  turn=16, techs=["T6"], names=names,
                   pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
                            *[(D_ACTION, i) for i in reversed(range(actions))]])
     if draw:
@@ -316,3 +318,26 @@ def test_every_card_leaves_out_a_digger_that_cannot_leave_the_deck_in_time() -> 
     st.discard.remove(c20)
     st.hand = sorted([*st.hand, c20])
     assert takes._every_card(st, facts, table, memo) >= UNBOUNDED
+
+
+#: An artifact that draws a card each time you Excavate (the base set has no such card).
+DIGGING_JOURNAL: dict[str, Any] = {
+    "id": "Z1_DiggingJournal", "code": "Z1", "name": "Digging Journal", "type": "artifact",
+    "number": 1, "country": "Nowhere", "starting_hand": None, "discard_cost": 0,
+    "activation": "anytime", "text": "Each time you excavate a monument: draw 1 card.",
+    "effects": [{"moment": "anytime", "trigger": {"event": "excavate", "rotated_at_least": 1},
+                 "steps": [{"op": "draw", "n": 1}]}]}
+
+
+def test_the_table_holds_each_card_that_can_take_before_the_queue(tmp_path: Path) -> None:
+    """The fallback's table lists every card of the pool with a take before the Timeline
+    phase queues (immediate, on a Create, a Learn or an Excavate), each under its own card:
+    with the Digging Journal in the pool, its draw on each Excavate is there."""
+    st = _last_actions(2, 0, user_set(tmp_path / "dig.json", builders=[DIGGING_JOURNAL]))
+    _, table, _ = DeckTakes()._tables(st)
+    cards = st.book.cards
+    assert all(t == card_takes(t.card, cards[t.card]) for t in table)
+    by_code = {cards[t.card].code: t for t in table}
+    assert by_code["Z1"].on_excavate == 1
+    assert all(t.immediate or t.on_create or t.on_learn or t.on_excavate or t.action_unbounded
+               for t in table)
