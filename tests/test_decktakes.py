@@ -227,9 +227,9 @@ def test_every_card_counts_at_least_the_cards_that_can_enter_play() -> None:
 
 def _last_actions(actions: int, draw: int, names: tuple[str, ...] = ("base",)) -> GameState:
     """The last turn, `actions` action choices left (the technology, decline and Timeline
-    phases still to come), Anaximander (T6) learned, C3 in the Timeline, P2 and P4 in the Past;
-    with
-    `draw`, an effect of C1 that draws `draw` cards resolving on top of the stack."""
+    phases still to come), Anaximander (T6) learned, C3 in the Timeline, P2 and P4 in the Past
+    (card set `names`); with `draw`, an effect of C1 that draws `draw` cards resolving on top
+    of the stack."""
     st = position(hand=["C1"], timeline={2: ["C3"]}, past=["P2", "P4"], time_space=1, time_visits=2,
                   turn=16, techs=["T6"], names=names,
                   pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
