@@ -18,12 +18,14 @@ import pytest
 from ortools.sat.python import cp_model
 
 from puzzles.deal import build_setup, load_cards
-from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
+from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig, relax
 from solver.bounds.cpsat.schedule import phase_of
 from solver.engine import actions as A
 from solver.engine.newgame import new_game
 from solver.engine.state import EMPTY, GameState
 from solver.rng import Stream
+from tests.builder import position
+from tests.test_endgame import plain_optimum
 from tests.test_relaxation_timed import LINES, _root
 
 ACTION_VARIABLES = {A.ACT_SEARCH: "search", A.ACT_EXCAVATE: "excavate", A.ACT_ARCHIVE: "archive",
@@ -166,3 +168,21 @@ def check_witness(name: str, turn: int) -> None:
     assert code != cp_model.MODEL_INVALID
     if solver.num_branches > 0 or solver.response_proto.num_lp_iterations > 0:
         assert solver.best_objective_bound + 1e-6 >= vp, (solver.best_objective_bound, vp)
+
+
+def test_a_draw_set_off_by_a_create_funds_the_same_turn() -> None:
+    """Nazca Lines (A22: each time you create a pyramid, draw 1 card) draws when the Create
+    happens (RULES.md section 5): in the last turn, creating Janggun-chong (P36, the only card
+    in hand) draws the card the second action creates: 5 VP. The hand's balance must book that
+    draw in the turn of the Create (found by a mutation run: booking the Create's draws as a
+    Learn's, with no Learn to come, put the bound at 4)."""
+    st = position(hand=["P36"], timeline={1: ["P22", "TIME"], 2: ["C34"]},
+                  past=["C33", "P12", "P16"], rotated=2, artifacts=["A22"], lost=5,
+                  techs=["T7"], tiles=[None] * 9, deck_top=["M8", "P34", "P32", "P15", "M25"],
+                  discard=["C36"], time_space=1, time_visits=2, turn=16)
+    complete, best = plain_optimum(st)
+    assert complete and best == st.score().total + 2 == 5
+    phase = phase_of(st)
+    assert phase is not None
+    r = relax(st, phase, RelaxConfig())
+    assert not r.infeasible and r.bound is not None and r.bound >= best

@@ -16,11 +16,12 @@ from hypothesis import strategies as hst
 from ortools.sat.python import cp_model
 
 from solver.bounds.cpsat.learntime import learn_points
-from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
+from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig, relax
 from solver.bounds.cpsat.resources import UnsupportedCardError
 from solver.bounds.cpsat.schedule import phase_of
 from solver.engine.state import GameState
 from tests.builder import idx, play, position
+from tests.test_endgame import plain_optimum
 from tests.test_relaxation_random import best_continuation, random_position
 from tests.test_relaxation_timed import LINES, turn_starts
 
@@ -176,3 +177,24 @@ def test_bound_above_random_continuations_with_learn_times(seed: int) -> None:
         return
     assert not r.infeasible, f"seed {seed}: INFEASIBLE, but a continuation scores {best}"
     assert r.bound is None or r.bound >= best, f"seed {seed}: bound {r.bound} below {best}"
+
+
+def test_a_learn_granted_by_a_create_counts_in_the_turn_of_the_create() -> None:
+    """Borobudur Temple (P20: each time you create an artifact, you may learn a technology)
+    grants a Learn that takes no action of its own (RULES.md section 5). In the last turn,
+    creating Sumerian Tablets (A20) learns Chinese Alphabet (T40, 2 VP: its 3 megaliths in the
+    Past lowered to the 2 there by Candi Sukuh, P19), whose Learn draws a card (A20) that the
+    second action creates: 11 VP. The model's Learns of that turn must leave room for the
+    granted one (found by a mutation run: taking the grants not tied to a turn away instead of
+    adding them put the bound at 10)."""
+    st = position(hand=["A20"], timeline={1: ["M4", "TIME"], 2: ["P20"], 3: ["P19"]},
+                  tokens={"P20": 1}, past=["M9", "M27", "P6"],
+                  tiles=["T9", "T11", None, None, None, None, "T30", "T40", None],
+                  deck_top=["C35", "A26", "C26", "M7", "C29", "M11"], time_space=1,
+                  time_visits=2, turn=16)
+    complete, best = plain_optimum(st)
+    assert complete and best == st.score().total + 3 == 11
+    phase = phase_of(st)
+    assert phase is not None
+    r = relax(st, phase, RelaxConfig())
+    assert not r.infeasible and r.bound is not None and r.bound >= best
