@@ -198,3 +198,22 @@ def test_a_learn_granted_by_a_create_counts_in_the_turn_of_the_create() -> None:
     assert phase is not None
     r = relax(st, phase, RelaxConfig())
     assert not r.infeasible and r.bound is not None and r.bound >= best
+
+
+def test_a_learn_counts_toward_the_next_learn_s_requirement() -> None:
+    """Sumerian Cuneiforms (T42, 2 VP) asks for at least 6 technologies already in the
+    collection: with 5, the last turn's first Learn (Mercury, T9, no requirement) brings the
+    count to 6 and the second learns T42 (RULES.md section 5: a requirement is checked when
+    the Learn happens). Every technology learned raises its type's count and the count of
+    all technologies (found by a mutation run: the latter left unraised put the bound at 2
+    against an optimum of 4)."""
+    st = position(timeline={1: ["M4", "TIME"], 2: ["C3"]},
+                  techs=["T6", "T10", "T12", "T13", "T14"],
+                  tiles=["T9", None, None, None, None, None, "T42", None, None],
+                  time_space=1, time_visits=2, turn=16)
+    complete, best = plain_optimum(st)
+    assert complete and best == st.score().total + 2 == 4
+    phase = phase_of(st)
+    assert phase is not None
+    r = relax(st, phase, RelaxConfig())
+    assert not r.infeasible and r.bound is not None and r.bound >= best
