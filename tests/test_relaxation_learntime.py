@@ -217,3 +217,21 @@ def test_a_learn_counts_toward_the_next_learn_s_requirement() -> None:
     assert phase is not None
     r = relax(st, phase, RelaxConfig())
     assert not r.infeasible and r.bound is not None and r.bound >= best
+
+
+def test_a_monument_declined_into_the_past_counts_for_a_later_requirement() -> None:
+    """Pythagoras (T31, 3 VP) asks for at least 3 monuments with an end-game scoring effect in
+    the Past. With 2 there (P6, P36) and Sulawesi Megaliths (M4, final scoring) in space 1,
+    turn 15's decline sends M4 to the Past (RULES.md section 4C) and turn 16 learns T31: the
+    requirement is checked on the Past of the Learn's turn, counting only the monuments with
+    an end-game effect (found by a mutation run: counting the others instead put the bound at
+    14 against an optimum of 15)."""
+    st = position(timeline={1: ["M4"], 2: ["TIME", "C3"]}, past=["P6", "P36"],
+                  tiles=[None, None, None, None, None, None, "T31", None, None],
+                  time_space=2, time_visits=2, turn=15)
+    complete, best = plain_optimum(st)
+    assert complete and best == 15
+    phase = phase_of(st)
+    assert phase is not None
+    r = relax(st, phase, RelaxConfig())
+    assert not r.infeasible and r.bound is not None and r.bound >= best
