@@ -12,6 +12,10 @@ by Creates, and a locked card is created only in its starting space.
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from pathlib import Path
+
 import pytest
 from ortools.sat.python import cp_model
 
@@ -19,13 +23,18 @@ import solver.bounds.cpsat.effects as effects
 import solver.bounds.cpsat.fates as fates
 import solver.bounds.cpsat.relaxation as relaxation
 from benchmarks.prove_from import given_lines
-from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
+from puzzles.chests import DEFAULT_PATH, load_chests
+from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig, relax
 from solver.bounds.cpsat.schedule import phase_of
 from solver.bounds.cpsat.variables import Variables
+from solver.engine import flow
+from solver.engine.actions import CHEST_LETTERS
+from solver.engine.chests import place_goal
 from solver.engine.state import GameState
 from solver.search.status import Status
 from solver.solve import SolveConfig, solve
 from tests.builder import idx, position
+from tests.test_endgame import plain_optimum
 from tests.test_relaxation_techdeal import split_at, turn_start
 from tests.test_relaxation_tiles import LINES, SIX_PYRAMIDS, model_optimum, model_solve
 
@@ -127,3 +136,31 @@ def test_a_decline_create_brings_no_locked_card_into_space_1(
     monkeypatch.setattr(fates, "space_one_entries",
                         lambda ctx, mons, j, entering, created, moved: entering)
     assert _all_decline_in_turn_15(st, ["M11", "P2", "M13"])
+
+
+def test_a_monument_created_in_the_last_turn_brings_its_knowledge_to_the_goal(
+        tmp_path: Path) -> None:
+    """A goal chest counting the knowledge on Timeline monuments at the end (a user's chest
+    file: ``tl_tokens >= 6``; CHEST_FORMAT.md) with 4 there: creating the city C3 (4
+    knowledge, RULES.md section 5: a monument is created with its knowledge) in the last turn
+    meets it. The model's end count takes a monument not yet in the Timeline at its printed
+    knowledge (found by a mutation run: taking its tokens, none, made the model call the deal
+    lost where a line meets the goal)."""
+    data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    for chest in data["chests"]:
+        if chest["letter"] == "В":
+            chest["goal"] = "tl_tokens >= 6"
+    path = tmp_path / "chests.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    st = position(hand=["C3"], timeline={1: ["M5", "TIME"], 2: ["C4"]},
+                  tokens={"M5": 2, "C4": 2}, time_space=1, time_visits=2, turn=16)
+    st.setup = dataclasses.replace(st.setup, goals=("В",), chest_data=load_chests(str(path)))
+    place_goal(st, CHEST_LETTERS.index("В"))
+    flow.settle(st)
+    assert st.book.cards[idx(st, "C3")].knowledge == 4
+    complete, best = plain_optimum(st)
+    assert complete and best is not None
+    phase = phase_of(st)
+    assert phase is not None
+    r = relax(st, phase, RelaxConfig())
+    assert not r.infeasible and r.bound is not None and r.bound >= best
