@@ -18,14 +18,14 @@ import pytest
 from ortools.sat.python import cp_model
 
 from puzzles.deal import build_setup, load_cards
-from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig, relax
+from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
 from solver.bounds.cpsat.schedule import phase_of
 from solver.engine import actions as A
 from solver.engine.newgame import new_game
 from solver.engine.state import EMPTY, GameState
 from solver.rng import Stream
 from tests.builder import position
-from tests.test_endgame import plain_optimum
+from tests.test_relaxation_learntime import relaxed_covers_the_optimum
 from tests.test_relaxation_timed import LINES, _root
 
 ACTION_VARIABLES = {A.ACT_SEARCH: "search", A.ACT_EXCAVATE: "excavate", A.ACT_ARCHIVE: "archive",
@@ -180,9 +180,4 @@ def test_a_draw_set_off_by_a_create_funds_the_same_turn() -> None:
                   past=["C33", "P12", "P16"], rotated=2, artifacts=["A22"], lost=5,
                   techs=["T7"], tiles=[None] * 9, deck_top=["M8", "P34", "P32", "P15", "M25"],
                   discard=["C36"], time_space=1, time_visits=2, turn=16)
-    complete, best = plain_optimum(st)
-    assert complete and best == st.score().total + 2 == 5
-    phase = phase_of(st)
-    assert phase is not None
-    r = relax(st, phase, RelaxConfig())
-    assert not r.infeasible and r.bound is not None and r.bound >= best
+    assert relaxed_covers_the_optimum(st) == st.score().total + 2 == 5

@@ -24,7 +24,7 @@ import solver.bounds.cpsat.fates as fates
 import solver.bounds.cpsat.relaxation as relaxation
 from benchmarks.prove_from import given_lines
 from puzzles.chests import DEFAULT_PATH, load_chests
-from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig, relax
+from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
 from solver.bounds.cpsat.schedule import phase_of
 from solver.bounds.cpsat.variables import Variables
 from solver.engine import flow
@@ -34,7 +34,7 @@ from solver.engine.state import GameState
 from solver.search.status import Status
 from solver.solve import SolveConfig, solve
 from tests.builder import idx, position
-from tests.test_endgame import plain_optimum
+from tests.test_relaxation_learntime import relaxed_covers_the_optimum
 from tests.test_relaxation_techdeal import split_at, turn_start
 from tests.test_relaxation_tiles import LINES, SIX_PYRAMIDS, model_optimum, model_solve
 
@@ -158,9 +158,4 @@ def test_a_monument_created_in_the_last_turn_brings_its_knowledge_to_the_goal(
     place_goal(st, CHEST_LETTERS.index("В"))
     flow.settle(st)
     assert st.book.cards[idx(st, "C3")].knowledge == 4
-    complete, best = plain_optimum(st)
-    assert complete and best is not None
-    phase = phase_of(st)
-    assert phase is not None
-    r = relax(st, phase, RelaxConfig())
-    assert not r.infeasible and r.bound is not None and r.bound >= best
+    relaxed_covers_the_optimum(st)
