@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzles.cardsets import load_book
+from puzzles.chests import DEFAULT_PATH
 from solver.engine import flow
 from solver.engine.cards import CardBook
 from solver.engine.frames import (
@@ -209,3 +210,13 @@ def user_set(path: Path, builders: Sequence[dict[str, Any]] = (),
     path.write_text(json.dumps({"set": path.stem, "version": 1, "builders": list(builders),
                                 "technologies": list(techs)}))
     return (str(path), "base") if first else ("base", str(path))
+
+
+def user_chests(path: Path, changes: Mapping[str, Mapping[str, Any]]) -> str:
+    """Write the shipped chest file with the fields of some chests replaced (`changes`: by
+    letter, CHEST_FORMAT.md) to `path`, a user's chest file; its name for `load_chests`."""
+    data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    for chest in data["chests"]:
+        chest.update(changes.get(chest["letter"], {}))
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return str(path)

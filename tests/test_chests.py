@@ -43,11 +43,12 @@ def L(ch: str) -> int:
 
 
 def with_chests(st: GameState, goals: tuple[str, ...] = (), under: tuple[str, ...] = (),
-                campaign: bool = False) -> GameState:
-    """Give a built position the shipped chest data and these chests (as `new_game` deals
-    them: goals in artifact spaces from the left, effects under the board), then re-settle."""
+                campaign: bool = False, chests: str = "default") -> GameState:
+    """Give a built position the chest data of `chests` (a chest file; the shipped one by
+    default) and these chests (as `new_game` deals them: goals in artifact spaces from the
+    left, effects under the board), then re-settle."""
     st.setup = dataclasses.replace(st.setup, goals=goals, under=under, campaign=campaign,
-                                   chest_data=load_chests())
+                                   chest_data=load_chests(chests))
     for ch in goals:
         place_goal(st, L(ch))
     st.chests_under = sorted(L(ch) for ch in under)

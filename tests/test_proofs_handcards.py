@@ -11,12 +11,11 @@ checked against a complete search without any dominance rule (`PlainGame`)."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from puzzles.chests import DEFAULT_PATH, load_chests
+from puzzles.chests import load_chests
 from puzzles.trials import trial_setup
 from solver import game as solver_game
 from solver.bounds.createsleft import CreatesLeft
@@ -29,7 +28,7 @@ from solver.guidance.handcards import KindReadersCache, hand_cards_alike, kind_r
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.protocol import PlainGame
 from solver.search.status import Status
-from tests.builder import book, idx, names_of, play, position, user_set
+from tests.builder import book, idx, names_of, play, position, user_chests, user_set
 
 NODES = 50_000
 
@@ -218,18 +217,12 @@ def test_a_score_or_a_draw_per_artifact_in_hand_reads_kinds(tmp_path: Path) -> N
                      ("X3", "immediate")]
 
 
-def _kind_chests(tmp_path: Path) -> Path:
+def _kind_chests(tmp_path: Path) -> str:
     """The shipped chest file with П's effect paying a city card from the hand (a kind)."""
-    data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
-    for chest in data["chests"]:
-        if chest["letter"] == "П":
-            chest["effect"] = {"moment": "timeline", "text": "Discard a city card: draw 2.",
-                               "steps": [{"op": "pay", "cost": {"discard_hand": 1,
-                                                                "card_type": "city"},
-                                          "then": [{"op": "draw", "n": 2}]}]}
-    path = tmp_path / "chests.json"
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    return path
+    return user_chests(tmp_path / "chests.json", {"П": {"effect": {
+        "moment": "timeline", "text": "Discard a city card: draw 2.",
+        "steps": [{"op": "pay", "cost": {"discard_hand": 1, "card_type": "city"},
+                   "then": [{"op": "draw", "n": 2}]}]}}})
 
 
 def test_a_chest_that_reads_kinds_keeps_the_cards_apart(tmp_path: Path) -> None:
@@ -241,7 +234,7 @@ def test_a_chest_that_reads_kinds_keeps_the_cards_apart(tmp_path: Path) -> None:
     assert st.stack[-1][0] == D_ARCHIVE
     st.setup = dataclasses.replace(st.setup, chest_data=load_chests())
     assert not kind_readers(st).chests and alike(st)
-    st.setup = dataclasses.replace(st.setup, chest_data=load_chests(str(_kind_chests(tmp_path))))
+    st.setup = dataclasses.replace(st.setup, chest_data=load_chests(_kind_chests(tmp_path)))
     assert kind_readers(st).chests and not alike(st)
     kept = [st.action_to_string(a) for a in HeritageGame().dominance.prune(st, st.legal)]
     assert kept == ["C3", "C4", "A1"]
@@ -257,7 +250,7 @@ def test_the_readers_are_asked_again_for_another_game(tmp_path: Path) -> None:
     assert cache.readers(st) is first and not first.chests
     other_setup = st.clone()
     other_setup.setup = dataclasses.replace(
-        st.setup, chest_data=load_chests(str(_kind_chests(tmp_path))))
+        st.setup, chest_data=load_chests(_kind_chests(tmp_path)))
     assert cache.readers(other_setup).chests
     other_book = last_turn(names=card_set(tmp_path, builders=[BARE_HANDS]))
     other_book.setup = other_setup.setup

@@ -12,8 +12,6 @@ by Creates, and a locked card is created only in its starting space.
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from pathlib import Path
 
 import pytest
@@ -23,17 +21,14 @@ import solver.bounds.cpsat.effects as effects
 import solver.bounds.cpsat.fates as fates
 import solver.bounds.cpsat.relaxation as relaxation
 from benchmarks.prove_from import given_lines
-from puzzles.chests import DEFAULT_PATH, load_chests
 from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
 from solver.bounds.cpsat.schedule import phase_of
 from solver.bounds.cpsat.variables import Variables
-from solver.engine import flow
-from solver.engine.actions import CHEST_LETTERS
-from solver.engine.chests import place_goal
 from solver.engine.state import GameState
 from solver.search.status import Status
 from solver.solve import SolveConfig, solve
-from tests.builder import idx, position
+from tests.builder import idx, position, user_chests
+from tests.test_chests import with_chests
 from tests.test_relaxation_learntime import relaxed_covers_the_optimum
 from tests.test_relaxation_techdeal import split_at, turn_start
 from tests.test_relaxation_tiles import LINES, SIX_PYRAMIDS, model_optimum, model_solve
@@ -146,16 +141,9 @@ def test_a_monument_created_in_the_last_turn_brings_its_knowledge_to_the_goal(
     meets it. The model's end count takes a monument not yet in the Timeline at its printed
     knowledge (found by a mutation run: taking its tokens, none, made the model call the deal
     lost where a line meets the goal)."""
-    data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
-    for chest in data["chests"]:
-        if chest["letter"] == "В":
-            chest["goal"] = "tl_tokens >= 6"
-    path = tmp_path / "chests.json"
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    st = position(hand=["C3"], timeline={1: ["M5", "TIME"], 2: ["C4"]},
-                  tokens={"M5": 2, "C4": 2}, time_space=1, time_visits=2, turn=16)
-    st.setup = dataclasses.replace(st.setup, goals=("В",), chest_data=load_chests(str(path)))
-    place_goal(st, CHEST_LETTERS.index("В"))
-    flow.settle(st)
+    chests = user_chests(tmp_path / "chests.json", {"В": {"goal": "tl_tokens >= 6"}})
+    st = with_chests(position(hand=["C3"], timeline={1: ["M5", "TIME"], 2: ["C4"]},
+                              tokens={"M5": 2, "C4": 2}, time_space=1, time_visits=2, turn=16),
+                     goals=("В",), chests=chests)
     assert st.book.cards[idx(st, "C3")].knowledge == 4
     relaxed_covers_the_optimum(st)

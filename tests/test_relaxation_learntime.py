@@ -197,9 +197,9 @@ def test_a_learn_granted_by_a_create_counts_in_the_turn_of_the_create() -> None:
     grants a Learn that takes no action of its own (RULES.md section 5). In the last turn,
     creating Sumerian Tablets (A20) learns Chinese Alphabet (T40, 2 VP: its 3 megaliths in the
     Past lowered to the 2 there by Candi Sukuh, P19); that Learn draws a card (A20's own
-    trigger), which the second action creates: 11 VP. The model's Learns of that turn must leave room for the
-    granted one (found by a mutation run: taking the grants not tied to a turn away instead of
-    adding them put the bound at 10)."""
+    trigger), which the second action creates: 11 VP. The model's Learns of that turn must
+    leave room for the granted one (found by a mutation run: taking the grants not tied to a
+    turn away instead of adding them put the bound at 10)."""
     st = position(hand=["A20"], timeline={1: ["M4", "TIME"], 2: ["P20"], 3: ["P19"]},
                   tokens={"P20": 1}, past=["M9", "M27", "P6"],
                   tiles=["T9", "T11", None, None, None, None, "T30", "T40", None],
