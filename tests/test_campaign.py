@@ -3,6 +3,7 @@ and the mid-game revision as decisions, the campaign-state file, recording games
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -214,7 +215,7 @@ def _chest_file(tmp_path: Path, goal: str) -> str:
     data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
     for ch in data["chests"]:
         ch["goal"] = goal
-    path = tmp_path / f"chests-{abs(hash(goal)) % 1000}.json"
+    path = tmp_path / f"chests-{hashlib.sha256(goal.encode()).hexdigest()[:8]}.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return str(path)
 

@@ -474,7 +474,7 @@ def test_the_remembered_sheet_follows_every_fact_of_its_key() -> None:
         if not (st.past and st.techs and st.monuments()):
             continue
         tested += 1
-        changes: list[Callable[[GameState], None]] = [
+        changes: list[Callable[[GameState], object]] = [
             lambda s: setattr(s, "lost", s.lost + 3),
             lambda s: s.past.pop(0),
             lambda s: s.techs.pop(),

@@ -10,14 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.search.exhaustive import SearchConfig, replay
+from solver.search.exhaustive import MoveOrder, SearchConfig, SearchResult, replay
 from solver.search.exhaustive import search as _search
 from solver.search.protocol import PuzzleState, SelfBoundedGame
 from solver.search.status import EXIT_USAGE_ERROR, Status, exit_code
 from solver.search.tt import TranspositionTable, TTEntry
 
 
-def search(root, config=None, order=None, incumbent=None):  # type: ignore[no-untyped-def]
+def search(root: Knapsack, config: SearchConfig | None = None,
+           order: MoveOrder[Knapsack] | None = None, incumbent: float | None = None,
+           ) -> SearchResult:
     """The exact search with the puzzles' own bounds (`SelfBoundedGame`)."""
     return _search(root, config, order, incumbent, game=SelfBoundedGame())
 

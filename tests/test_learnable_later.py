@@ -11,7 +11,8 @@ from solver.engine import actions as A
 from solver.engine.frames import D_ACTION, D_LEARN
 from solver.engine.state import GameState
 from tests.builder import idx, position
-from tests.test_endgame import SEEDS, endgame, plain_optimum, random_line
+from tests.test_endgame import SEEDS, plain_optimum, random_line
+from tests.test_relaxation import endgame
 
 TILES = ["T3", "T44", "T12", "T13", None, None, None, None, None]  # T44: lost >= 15
 

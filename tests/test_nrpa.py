@@ -155,7 +155,8 @@ class Reference:
             while True:  # before any goal-meeting line: the hunting restarts' iterations
                 first = self.cfg.first_iterations
                 hunting = first is not None and self.value == -math.inf
-                self.level(self.cfg.level, {}, first if hunting else self.cfg.iterations)
+                self.level(self.cfg.level, {},
+                           first if hunting and first is not None else self.cfg.iterations)
         except StopIteration:
             pass
         return self
@@ -224,13 +225,13 @@ def test_in_place_adapt_gives_the_standard_weights_bit_for_bit(alpha: float) -> 
     policy, standard = Policy(), dict[Hashable, float]()
     stream = Stream(11, "test", 0)
     for _ in range(40):
-        trace = []
+        trace: list[tuple[Sequence[Hashable], Sequence[float] | None, int]] = []
         for _step in range(15):
             n = 2 + stream.below(3)
             cs: list[Hashable] = [stream.below(6) * 10 + j for j in range(n)]
             trace.append((cs, None, stream.below(n)))
         run.adapt(policy, trace)
-        standard = ref.adapt(standard, [(cs, [0.0] * len(cs), i) for cs, _, i in trace])
+        standard = ref.adapt(standard, [(list(cs), [0.0] * len(cs), i) for cs, _, i in trace])
     assert policy.weights == standard
     assert policy.factors == {c: math.exp(w) for c, w in standard.items()}
 

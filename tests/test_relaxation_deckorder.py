@@ -82,7 +82,8 @@ def _reveal_model(depth: int, top: list[str] = DECK_TOP, searches: int = 0) -> i
     rel = Relaxation(st, phase, RelaxConfig(max_deterministic_time=1.0))
     v = rel.build()
     m = rel.model
-    m.clear_hints()  # the fixed reveal below contradicts the model's hint (no reveal)
+    # the fixed reveal below contradicts the model's hint (no reveal)
+    m.clear_hints()  # type: ignore[no-untyped-call]
     d = next(d for c, i, d in v.effects.reveals if i == 0)
     m.add(d == depth)
     m.add(v.turns.searches[0] == searches)
@@ -91,7 +92,7 @@ def _reveal_model(depth: int, top: list[str] = DECK_TOP, searches: int = 0) -> i
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = 5.0
-    return solver.solve(m)
+    return int(solver.solve(m))
 
 
 def test_calakmul_reveal_in_the_model() -> None:

@@ -39,7 +39,7 @@ def _status(st: GameState, fix: list[tuple[str, int]]) -> int:
     rel = Relaxation(st, phase, RelaxConfig(max_deterministic_time=2.0))
     v = rel.build()
     m = rel.model
-    m.clear_hints()
+    m.clear_hints()  # type: ignore[no-untyped-call]
     m36 = idx(st, "M36")
     for what, value in fix:
         if what == "M36":
@@ -54,7 +54,7 @@ def _status(st: GameState, fix: list[tuple[str, int]]) -> int:
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = 5.0
-    return solver.solve(m)
+    return int(solver.solve(m))
 
 
 def test_a_discarded_card_comes_back_after_the_reshuffle() -> None:

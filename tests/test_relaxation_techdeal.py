@@ -110,7 +110,8 @@ def test_the_walk_finds_every_card_the_engine_shows(deal: str) -> None:
 def test_dominated_scenarios_are_dropped() -> None:
     """A scenario needing at least another's departures for every card (and showing no card the
     other does not) adds nothing."""
-    by = {None: {1: 0}, (5,): {2: 1, 3: 2}, (6,): {2: 1, 3: 4}, (7,): {2: 3}}
+    by: dict[tuple[int, ...] | None, dict[int, int]] = {
+        None: {1: 0}, (5,): {2: 1, 3: 2}, (6,): {2: 1, 3: 4}, (7,): {2: 3}}
     none, kept = _needs((by, None), [1, 2, 3])
     assert none == {1: 0}
     assert kept == [{1: 0, 2: 1, 3: 2}]

@@ -51,7 +51,7 @@ def model_solve(st: GameState, fix: Callable[[Relaxation, Variables], None] | No
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = CFG.max_deterministic_time
-    code = solver.solve(rel.model)
+    code = int(solver.solve(rel.model))
     return code, solver.objective_value
 
 

@@ -15,12 +15,13 @@ from solver.bounds.endrules import CounterRanges, effect_max
 from solver.bounds.movers import puts_monument
 from solver.bounds.poolfacts import pool_facts
 from solver.bounds.simple import _declined_max, decline_phases_left, simple_upper_bound
+from solver.engine.state import GameState
 from tests.builder import idx, position
 from tests.test_endgame import plain_optimum, random_line
 from tests.test_relaxation import endgame
 
 
-def _turn15_decline(space1: list[str], past: list[str]) -> object:
+def _turn15_decline(space1: list[str], past: list[str]) -> GameState:
     return position(hand=[], timeline={1: space1, 3: ["C3"]}, past=past, techs=["T1", "T2", "T5"],
                     time_space=2, time_visits=2, turn=15, phase="decline",
                     deck_top=["C6", "C7", "C8", "C9"])

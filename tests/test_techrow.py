@@ -23,7 +23,8 @@ from solver.engine import actions as A
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
 from tests.builder import idx, position
-from tests.test_endgame import SEEDS, endgame, plain_optimum, random_line
+from tests.test_endgame import SEEDS, plain_optimum, random_line
+from tests.test_relaxation import endgame
 
 # tile A (Level I) holds 2 technologies, tile B (Level I) 3, tile C (Level II) 3
 TILES = ["T3", "T4", None, "T10", "T11", "T12", "T34", "T45", "T32"]

@@ -140,8 +140,8 @@ def test_play_trial_json_is_accepted_by_verify(tmp_path: Path) -> None:
 def test_play_trial_prints_the_goals() -> None:
     result = runner.invoke(app, ["play", "--trial", "1", "--seed", "0"])
     assert result.exit_code == 0, result.output
-    goals = result.output.splitlines()
-    goals = goals[goals.index("Goals") + 2]
+    lines = result.output.splitlines()
+    goals = lines[lines.index("Goals") + 2]
     assert goals.split()[:4] == ["А", "Chest", "of", "Tutankhamun*"]
     assert "at least 8 monuments in the Past*" in goals  # a stand-in goal, marked
     assert ("Trial passed" in result.output) != ("Trial failed" in result.output)
