@@ -26,8 +26,10 @@ from solver.engine.frames import DECISION_NAMES
 from solver.engine.goals import parse_goal
 from solver.engine.record import GameRecord, dumps
 from solver.engine.setup import Setup
+from solver.engine.state import EMPTY
 from solver.engine.wording import goal_words
 from solver.rng import Stream
+from tests.builder import idx, position
 
 #: Notation tokens that must never appear in the words of a line (README, "Decisions and
 #: notation"): targets, numbers, spaces, orders and chest uses, control answers, tiles.
@@ -186,3 +188,40 @@ def test_chest_letters_may_be_typed_in_latin() -> None:
     assert any("chest:B" in t for turn in data["line"] for t in turn)
     replayed, error = replay(data)
     assert error is None and replayed is not None
+
+
+def test_a_refilled_tile_names_the_card_it_discarded() -> None:
+    """Candi Kethek (P35) buries Thales (T4) from tile B, leaving Melchizedek (T7) alone there:
+    T7 is discarded and the tile refilled (RULES.md section 5). With T4 the Level I deck's only
+    card, the refill draws T4 back, then shuffles the discard pile, T7 in it, into a new deck:
+    the line names T7, the card the tile lost, not T4, the card it got back (seen in `heritage
+    play --trial 1 --seed 3`, turn 11)."""
+    st = position(hand=["P35", "C1"],
+                  tiles=["T1", "T2", "T3", "T4", "T7", None, "T28", "T29", "T30"])
+    st.tech_discards[0], st.tech_decks[0] = st.tech_decks[0], []
+    walker = describe._Walker(st)
+    for text in ("create", "P35", "s2", "T4"):
+        walker.apply(st.string_to_action(text))
+    assert st.tiles[3] == idx(st, "T4")  # drawn back at once
+    assert idx(st, "T7") in st.tech_decks[0] + st.tiles  # discarded, then reshuffled
+    walker.apply(st.string_to_action("T1"))
+    (phrase,) = walker.finish()[0].phrases
+    assert ("put Thales (T4) at the bottom of the Level I deck; discard Melchizedek (T7), the "
+            "last card of tile B, and refill the tile with Thales (T4)") in phrase, phrase
+
+
+def test_a_tile_that_cannot_be_refilled_says_so() -> None:
+    """Burying Thales (T4) leaves Melchizedek (T7) alone on tile B: it is discarded, and with
+    T4 and T7 the only Level I cards left in deck and discard pile the tile stays empty
+    (RULES.md section 5): the line says which card went and that the tile stays empty."""
+    st = position(hand=["P35", "C1"],
+                  tiles=["T1", "T2", "T3", "T4", "T7", None, "T28", "T29", "T30"])
+    st.tech_decks[0] = []
+    walker = describe._Walker(st)
+    for text in ("create", "P35", "s2", "T4", "T1"):
+        walker.apply(st.string_to_action(text))
+    assert st.tiles[3:6] == [EMPTY] * 3
+    (phrase,) = walker.finish()[0].phrases
+    assert ("put Thales (T4) at the bottom of the Level I deck; discard Melchizedek (T7), the "
+            "last card of tile B: the tile stays empty (fewer than 3 cards left in its deck and "
+            "discard pile); put Anaximenes (T1)") in phrase, phrase

@@ -300,7 +300,8 @@ class _Walker:
             f"discard {name(hit)} from tile {A.TILE_NAMES[tile]}" if hit != EMPTY
             else f"slot {roll} is empty, nothing is discarded")
         for t, out, new in change(before, snapshot(st)).tiles:
-            text += "; " + tile_words(name, t, [c for c in out if c != hit], new)
+            words = tile_words(name, t, [c for c in out if c != hit], new)
+            text += "; " + words if words else ""
         self._event(text)
 
     def finish(self) -> list[TurnReport]:

@@ -187,14 +187,20 @@ def change(a: Snapshot, b: Snapshot) -> Change:
     techs_a = set(a.techs)
     ch.techs = [t for t in b.techs if t not in techs_a]
     ch.straightened = max(0, a.rotated - b.rotated)
-    gone_to_discard = set(b.tech_discards) - set(a.tech_discards)
+    learned = set(ch.techs)
     for tile in range(3):
         was = [c for c in a.tiles[3 * tile:3 * tile + 3] if c != EMPTY]
         now = [c for c in b.tiles[3 * tile:3 * tile + 3] if c != EMPTY]
-        if any(c not in was for c in now):  # a tile only gains cards when it is refilled
-            # a card discarded from it may come back at once through a reshuffle
-            out = [c for c in was if c in gone_to_discard or c in now]
-            ch.tiles.append((tile, out, now))
+        if any(c not in was for c in now) or (was and not now):
+            # A tile gains cards only when it is refilled, and it is refilled only once empty
+            # (RULES.md section 5: its last card discarded; the flip: all of them); a tile
+            # that held cards and holds none had its last one discarded and could not be
+            # refilled (fewer than 3 cards of its level left): every card it held has left it.
+            # Those learned were not discarded; one the decision itself took (buried, held)
+            # neither: the caller drops it (`PhraseBuilder.consequences`' `own`, the die's
+            # card in `describe`). Where the cards went cannot tell: the discarded card, or a
+            # buried one, may come back at once when the refill reshuffles the discard pile.
+            ch.tiles.append((tile, [c for c in was if c not in learned], now))
     ch.reshuffled = [k for k in range(3) if b.reshuffles[k] > a.reshuffles[k]]
     return ch
 
@@ -207,8 +213,14 @@ def reshuffle_words(deck: int) -> str:
 
 
 def tile_words(namer: Namer, tile: int, out: Sequence[int], new: Sequence[int]) -> str:
-    """A tile refilled (RULES.md sections 4D, 5 and 6): the cards left on it discarded first."""
+    """A tile refilled (RULES.md sections 4D, 5 and 6): the cards left on it discarded first;
+    with no `new` cards, the tile stays empty (fewer than 3 cards of its level left)."""
     name = A.TILE_NAMES[tile]
+    if not new:
+        if not out:
+            return ""
+        return (f"discard {namer.cards(out)}, the last card of tile {name}: the tile stays "
+                f"empty (fewer than 3 cards left in its deck and discard pile)")
     if not out:
         return f"refill tile {name} with {namer.cards(new)}"
     if len(out) == 1:
@@ -481,7 +493,9 @@ class PhraseBuilder:
         if ch.straightened:
             cur.add("straighten", ch.straightened)
         for tile, out, new in ch.tiles:
-            cur.add("text", tile_words(self.namer, tile, out, new))
+            words = tile_words(self.namer, tile, [c for c in out if c not in own], new)
+            if words:
+                cur.add("text", words)
 
     # ------------------------------------------------------------------ text
 
