@@ -29,7 +29,7 @@ from solver.engine.setup import Setup
 from solver.engine.state import EMPTY
 from solver.engine.wording import goal_words
 from solver.rng import Stream
-from tests.builder import idx, position
+from tests.builder import codes, idx, position
 
 #: Notation tokens that must never appear in the words of a line (README, "Decisions and
 #: notation"): targets, numbers, spaces, orders and chest uses, control answers, tiles.
@@ -225,3 +225,56 @@ def test_a_tile_that_cannot_be_refilled_says_so() -> None:
     assert ("put Thales (T4) at the bottom of the Level I deck; discard Melchizedek (T7), the "
             "last card of tile B: the tile stays empty (fewer than 3 cards left in its deck and "
             "discard pile); put Anaximenes (T1)") in phrase, phrase
+
+
+def test_a_held_technology_discarded_on_decline_is_named() -> None:
+    """Abu Simbel (H1) declines holding a technology whose requirement is not met: the
+    technology is discarded (RULES.md section 12), and the line says which."""
+    st = position(hand=["C5"], timeline={1: ["H1"], 3: ["C1"]}, tokens={"H1": 2, "C1": 1},
+                  names=("base", "heritage"))
+    t28 = idx(st, "T28")  # Imhotep: its requirement is far from met here
+    st.tech_decks[1].remove(t28)
+    st.held = ((idx(st, "H1"), t28),)
+    walker = describe._Walker(st)
+    for text in ("search", "search"):
+        walker.apply(st.string_to_action(text))
+    assert t28 in st.tech_discards[1] and not st.held
+    phrases = walker.finish()[0].phrases
+    assert ("Decline phase: Abu Simbel (H1): discard Imhotep (T28), the technology it held: its "
+            "requirement is not met") in phrases, phrases
+
+
+def test_a_search_with_no_card_left_says_why_nothing_is_drawn() -> None:
+    """Search draws nothing with a full hand (D4) or with no builder card left in the deck and
+    its discard pile: the line gives the right reason."""
+    st = position(hand=["C5"])
+    st.deck, st.discard = [], []
+    walker = describe._Walker(st)
+    walker.apply(st.string_to_action("search"))
+    walker.apply(st.string_to_action("search"))
+    phrases = walker.finish()[0].phrases
+    assert phrases[0] == ("Search: the deck and its discard pile are empty: nothing is drawn")
+    full = position(hand=["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10"])
+    walker = describe._Walker(full)
+    walker.apply(full.string_to_action("search"))
+    walker.apply(full.string_to_action("search"))
+    assert walker.finish()[0].phrases[0] == "Search: the hand is full: nothing is drawn"
+
+
+def test_calakmul_through_a_reshuffle_names_every_card_turned_up() -> None:
+    """Calakmul (P33) turns up cards until 2 cities have appeared, discarding the others at
+    once; the deck runs out after its last card (M7), and the discard pile, M7 in it, becomes
+    the new deck (RULES.md section 5). The line names every card turned up and discarded, M7
+    twice, in the order they came (the pile's order here: one seeded shuffle)."""
+    st = position(hand=["C5"], timeline={1: ["P33"]}, tokens={"P33": 0},
+                  discard=["M2", "M3", "C1", "M4", "P1"], deck_top=["M1", "M6", "M7"])
+    walker = describe._Walker(st)
+    walker.apply(st.string_to_action("search"))  # draws M1
+    st.deck = [idx(st, "M7"), idx(st, "M6")]  # M6 on top, then M7, the last card
+    walker.apply(st.string_to_action("search"))  # draws M6; then the decline phase
+    assert sorted(codes(st, st.discard)) == ["M2", "M3", "M4", "M7", "P1"]
+    turned = ["M7", *codes(st, st.discard)]  # the pile holds them in the order they came
+    (phrase,) = [p for p in walker.finish()[0].phrases if "Calakmul" in p]
+    named = [re.findall(r"\((\w+)\)", part) for part in phrase.split("; ")]
+    assert named[0] == ["P33", *turned] and named[-1] == turned, phrase
+    assert "draw Osirion (C1)" in phrase

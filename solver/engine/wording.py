@@ -56,7 +56,7 @@ from solver.engine.frames import (
     Frame,
 )
 from solver.engine.goals import COUNTERS, And, Goal, Or
-from solver.engine.state import CHEST_BASE, EMPTY, GameState
+from solver.engine.state import CHEST_BASE, EMPTY, HAND_LIMIT, GameState
 from solver.engine.targets import MOVE, SWAP_FIRST, SWAP_SECOND, SWAP_SELF
 from solver.engine.techeffects import BURY, HOLD
 
@@ -126,6 +126,7 @@ class Snapshot:
 
     hand: tuple[int, ...]
     limbo: tuple[int, ...]
+    deck: tuple[int, ...]  # the builder deck, top last
     discard: tuple[int, ...]
     tokens: tuple[tuple[int, int], ...]  # (Timeline monument, its knowledge)
     lost: int
@@ -135,15 +136,17 @@ class Snapshot:
     tiles: tuple[int, ...]
     tech_discards: tuple[int, ...]
     reshuffles: tuple[int, ...]
+    held: tuple[int, ...]  # technologies on cards (Abu Simbel)
 
 
 def snapshot(st: GameState) -> Snapshot:
     return Snapshot(
-        hand=tuple(st.hand), limbo=tuple(st.limbo), discard=tuple(st.discard),
+        hand=tuple(st.hand), limbo=tuple(st.limbo), deck=tuple(st.deck),
+        discard=tuple(st.discard),
         tokens=tuple((m, st.tokens[m]) for m in st.monuments()), lost=st.lost,
         techs=tuple(st.techs), rotated=st.rotated, artifacts=tuple(st.artifacts),
         tiles=tuple(st.tiles), tech_discards=tuple(st.tech_discards[0] + st.tech_discards[1]),
-        reshuffles=tuple(st.reshuffles))
+        reshuffles=tuple(st.reshuffles), held=tuple(t for _, t in st.held))
 
 
 @dataclass
@@ -162,16 +165,26 @@ class Change:
     straightened: int = 0
     tiles: list[tuple[int, list[int], list[int]]] = field(default_factory=list)  # tile, out, in
     reshuffled: list[int] = field(default_factory=list)  # 0 builder, 1 Level I, 2 Level II
+    held_lost: list[int] = field(default_factory=list)  # held technologies discarded
 
 
 def change(a: Snapshot, b: Snapshot) -> Change:
-    """The change from `a` to `b`."""
+    """The change from `a` to `b`.
+
+    When the builder deck ran out within the step (RULES.md section 5: its discard pile is
+    shuffled into a new deck), the pile at `b` holds only what was discarded after that
+    reshuffle, and the cards of the old deck were all taken before it: those neither in the
+    hand nor set aside at `b` were turned up and discarded (Calakmul, P33), then shuffled in."""
     hand_a = set(a.hand)
     limbo_a, discard_a = set(a.limbo), set(a.discard)
     ch = Change(lost=(a.lost, b.lost))
     for c in b.hand:
         if c not in hand_a:
             (ch.kept if c in limbo_a else ch.drawn).append(c)
+    if b.reshuffles[0] > a.reshuffles[0]:
+        hand_b, limbo_b = set(b.hand), set(b.limbo)
+        ch.discarded = [c for c in reversed(a.deck) if c not in hand_b and c not in limbo_b]
+        discard_a = set()
     for c in b.discard:
         if c not in discard_a:
             (ch.from_hand if c in hand_a else ch.discarded).append(c)
@@ -202,6 +215,8 @@ def change(a: Snapshot, b: Snapshot) -> Change:
             # buried one, may come back at once when the refill reshuffles the discard pile.
             ch.tiles.append((tile, [c for c in was if c not in learned], now))
     ch.reshuffled = [k for k in range(3) if b.reshuffles[k] > a.reshuffles[k]]
+    held_b = set(b.held)
+    ch.held_lost = [t for t in a.held if t not in held_b and t not in learned]
     return ch
 
 
@@ -338,8 +353,10 @@ class PhraseBuilder:
         elif dk == D_ACTION:
             verb = A.ACT_NAMES[v]
             self._open(verb, verb="" if v == A.SEARCH else verb)
-            if v == A.SEARCH and not ch.drawn:
-                self._here().add("note", "the hand is full: nothing is drawn")
+            if v == A.SEARCH and not ch.drawn:  # D4, or no builder card left to draw
+                self._here().add("note", "the hand is full: nothing is drawn"
+                                 if len(self.st.hand) >= HAND_LIMIT else
+                                 "the deck and its discard pile are empty: nothing is drawn")
         elif dk == D_CHEST_WINDOW:
             if action != A.DONE:
                 self._open(f"use {n.chest(v)}", source=CHEST_BASE + v)
@@ -467,7 +484,7 @@ class PhraseBuilder:
         """The details of a change, added to the current clause."""
         if not (ch.drawn or ch.kept or ch.from_hand or ch.discarded or ch.removed
                 or ch.lost[0] != ch.lost[1] or ch.techs or ch.straightened or ch.tiles
-                or ch.revealed):
+                or ch.revealed or ch.held_lost):
             return
         cur = self._here()
         mine = set(own) | set(cur.subjects) | set(cur.paying)
@@ -496,6 +513,9 @@ class PhraseBuilder:
             words = tile_words(self.namer, tile, [c for c in out if c not in own], new)
             if words:
                 cur.add("text", words)
+        for t in ch.held_lost:  # Abu Simbel's decline (RULES.md section 12)
+            cur.add("text", f"discard {self.namer(t)}, the technology it held: its "
+                            f"requirement is not met")
 
     # ------------------------------------------------------------------ text
 
