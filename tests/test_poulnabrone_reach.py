@@ -10,12 +10,16 @@ from solver.bounds.poolfacts import pool_facts
 from solver.bounds.reachable import reach
 from solver.bounds.simple import decline_phases_left, simple_upper_bound
 from solver.engine import actions as A
-from solver.engine.frames import D_ACTION, D_PAY
+from solver.engine.frames import D_ACTION, D_PAY, F_DECLINE_PHASE, F_TECH_PHASE, F_TIMELINE_PHASE
 from solver.engine.state import GameState
-from tests.builder import idx, position
+from solver.search.status import Status
+from solver.solve import SolveConfig, solve
+from tests.builder import idx, names_of, play, position
 from tests.test_endgame import plain_optimum
 
 PAST = ["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "C11"]  # 11: M36 counts
+#: the Past of the audited position below (11 cards)
+PAST_OF_T5 = ["C2", "C11", "C35", "M11", "M17", "M19", "M20", "M22", "P10", "P14", "P17"]
 
 
 def _last_turn(where: str, actions: int) -> GameState:
@@ -92,3 +96,29 @@ def test_a_decline_still_to_come_may_bring_the_past_to_eleven() -> None:
     ten = creates(PAST[:10], "timeline")
     assert ten == creates(PAST, "timeline")
     assert ten > creates([*PAST[:9], "M36"], "past")
+
+
+def test_an_extra_create_queued_after_its_create_still_counts() -> None:
+    """Turn 16's last action creates Pyramid of Neferirkare (P30) in space 5, Poulnabrone
+    Dolmen (M36) in play and 11 cards in the Past: M36's extra Create and Genetic Disk's (A24)
+    removal are queued, their order to choose (section 5). The Create is made (P30 placed, no
+    longer in flight) and the extra Create not yet asked: it still counts, one Create of a
+    monument (Parthenon, C10, free in its starting space: one more monument in the Timeline).
+    Seen in the proof audit (t5-h3-s4, NRPA's line, turn 16: the bound 30, the optimum 31, and
+    a false OPTIMAL from the Create's space choice)."""
+    st = position(hand=["C10", "P30"], timeline={1: ["TIME", "P31"], 2: ["P4", "C22"], 5: ["M36"]},
+                  tokens={"P31": 2, "P4": 4, "C22": 1}, past=PAST_OF_T5, artifacts=["A24"],
+                  lost=12, turn=16, time_visits=2,
+                  pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,), (D_ACTION, 1)])
+    play(st, "create", "P30")
+    choosing_space = st.clone()
+    play(st, "s5")
+    assert names_of(st) == ["!M36", "!A24"]
+    assert _creates(st) >= 1
+    complete, best = plain_optimum(st)
+    assert complete and best == st.score().total + 1
+    assert simple_upper_bound(st, pool_facts(st)) >= best
+    for kind in ("simple", "cpsat"):  # the solver's proof from the space choice
+        res = solve(choosing_space, SolveConfig(node_limit=100_000, exact_first_phases=99,
+                                                exact_first_share=1.0, bound=kind, workers=1))
+        assert (res.status, res.value) == (Status.OPTIMAL, best), kind

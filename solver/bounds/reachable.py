@@ -10,7 +10,8 @@ Every count is an over-estimate, built from what can still happen (RULES.md sect
   Niches' ``D_BOTTOM``/``D_TECH_PICK``), lost knowledge being chosen (``D_NUMBER``), and the
   steps still to run of effects queued or resolving (``F_STEPS``, ``D_YESNO``, ``F_EFFECT``,
   ``D_ORDER``, ``F_LEARN_TRIGGERS``): each of their ``create``, ``learn``/``niches``/
-  ``gain_held_tech`` and ``discard_lost`` steps counts once;
+  ``gain_held_tech`` and ``discard_lost`` steps counts once, and a queued Poulnabrone Dolmen
+  entry (the extra Create of a Create already made, section 5) as a Create of a monument;
 * **effects still to activate**, card by card (a card in the Past never acts again: only
   its end-game score counts, section 7): a Timeline effect once a Timeline phase whose queue
   is not yet formed (4B), a decline effect once a decline phase still to come (4C); an immediate
@@ -69,6 +70,7 @@ from solver.frozen import Frozen
 UNBOUNDED: Final = 1_000_000
 LEARN_OPS: Final = frozenset({"learn", "niches", "gain_held_tech"})
 POULNABRONE_PAST: Final = 11
+POULNABRONE: Final = "poulnabrone"
 #: Gains are 4-vectors: Creates that may be of a monument, Creates that may be of an artifact,
 #: Learns, lost knowledge removed.
 MONUMENT: Final = 0
@@ -311,6 +313,8 @@ def in_flight(st: GameState, memo: ReachMemo, lost_max: int = UNBOUNDED) -> tupl
                     effect = cards[c].effects[i]
                     if lost_max < UNBOUNDED and lost_needed(effect) > lost_max:
                         continue
+                    if effect.special == POULNABRONE:  # its extra Create, not yet asked
+                        gains = _add(gains, (1, 0, 0, 0))
                     gains = _add(gains, memo.gains(effect.steps))
                 elif data is not None:
                     gains = _add(gains, memo.gains(data.chests[c - CHEST_BASE].steps))
