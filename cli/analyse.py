@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -31,13 +30,15 @@ from rich.console import Console
 from rich.progress import Progress as Bar
 
 from cli.common import Output, domain_errors, fail, note
+from cli.lineplot import check_plot
 from cli.options import MANY_SOLVES_BOUND, BoundOption, JsonOption
+from cli.solve import available_cores
 from puzzles.lines import read_line_file, replay
 from solver.analysis.review import Review, ReviewConfig, TurnReview, review_game
 from solver.bounds.bound import BOUND_NAMES
 from solver.engine.newgame import new_game
 from solver.search.status import Status
-from solver.solve import SolveConfig
+from solver.solve import MAX_NODES, MAX_SECONDS, SolveConfig
 
 DEFAULT_NODES = 20_000
 EXIT_INTERRUPTED = 130
@@ -49,12 +50,17 @@ def review_config(time_limit: float | None, node_limit: int | None, workers: int
     """The analysis's budget per position, or exit 2 naming the bad option."""
     if time_limit is not None and node_limit is not None:
         fail("--time-limit and --node-limit: give one budget, not both")
-    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
-        fail(f"--time-limit: must be a positive number of seconds, got {time_limit}")
-    if node_limit is not None and node_limit <= 0:
-        fail(f"--node-limit: must be a positive whole number, got {node_limit}")
+    if time_limit is not None and not 0 < time_limit <= MAX_SECONDS:
+        fail(f"--time-limit: must be a number of seconds above 0 and at most {MAX_SECONDS:g}, "
+             f"got {time_limit}")
+    if node_limit is not None and not 1 <= node_limit <= MAX_NODES:
+        fail(f"--node-limit: must be a whole number from 1 to {MAX_NODES:,}, got {node_limit}")
     if workers < 1:
         fail(f"--workers: must be at least 1, got {workers}")
+    if workers > available_cores():
+        note(f"note: --workers {workers}: capped at {available_cores()}, the cores this process "
+             "may use")
+        workers = available_cores()
     if bound not in BOUND_NAMES:
         fail(f"--bound: must be one of {', '.join(BOUND_NAMES)}, got {bound!r}")
     if time_limit is None and node_limit is None:
@@ -89,8 +95,9 @@ def analyse_command(
 ) -> None:
     """Replay a finished game and show, turn by turn, the best VP still reachable, the VP the
     player's line kept, the VP each turn's decisions lost and the best alternative."""
-    processes = (os.cpu_count() or 1) if workers is None else workers
+    processes = available_cores() if workers is None else workers
     cfg = review_config(time_limit, node_limit, processes, bound, every_decision)
+    check_plot(plot)  # before the analysis: its result is never lost to a bad --plot
     data = read_line_file(line_file)
     record, error = replay(data, base_dir=line_file.parent)
     if record is None or error is not None:

@@ -12,9 +12,8 @@ import json
 from typing import Annotated, NoReturn
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
+from cli.common import Output
 from puzzles.antike.knowhow import KnowHowError
 from puzzles.antike.plan import MethodsDisagreeError, PlanReport, plan
 from puzzles.antike.problem import Goal, ProblemError, PurchaseProblem
@@ -93,7 +92,7 @@ def plan_command(
     if json_output:
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:
-        _print_report(report, Console())
+        _print_report(report, Output())
     if report.status.exit_code:
         raise typer.Exit(report.status.exit_code)
 
@@ -107,45 +106,30 @@ def _names(names: tuple[str, ...]) -> str:
     return ", ".join(names) if names else "none"
 
 
-def _print_report(report: PlanReport, console: Console) -> None:
-    """The purchase as a table, then the totals, the status and the agreement of the methods."""
+def _print_report(report: PlanReport, out: Output) -> None:
+    """The purchase as a table, then the totals, the status and the agreement of the methods
+    (Rich on a terminal, plain text otherwise)."""
     problem, purchase = report.problem, report.purchase
     catalog = problem.catalog
-    lines = [
-        f"have: {_names(catalog.in_order(problem.have))}",
-        f"others have: {_names(catalog.in_order(problem.others))}",
-        f"gold: {problem.gold}, goal: {problem.goal}",
-    ]
+    out.line(f"have: {_names(catalog.in_order(problem.have))}")
+    out.line(f"others have: {_names(catalog.in_order(problem.others))}")
+    out.line(f"gold: {problem.gold}, goal: {problem.goal}")
     if problem.want:
-        lines.append(f"want: {_names(catalog.in_order(problem.want))}")
-    for line in lines:
-        console.print(line, highlight=False, soft_wrap=True)
+        out.line(f"want: {_names(catalog.in_order(problem.want))}")
     if purchase is None:
-        console.print(
-            f"status: {report.status} - the wanted know-hows cost {report.wanted_cost} gold, "
-            f"more than {problem.gold}",
-            highlight=False,
-        )
+        out.line(f"status: {report.status} - the wanted know-hows cost {report.wanted_cost} "
+                 f"gold, more than {problem.gold}")
     else:
-        table = Table(title="Know-how purchase")
-        table.add_column("know-how")
-        table.add_column("kind")
-        table.add_column("new", justify="center")
-        table.add_column("gold", justify="right")
-        table.add_column("scholars", justify="right")
-        for item in purchase.items:
-            new = "yes" if item.new else "no"
-            table.add_row(item.know_how, item.kind, new, str(item.price), str(item.scholars))
-        table.add_section()
-        table.add_row("total", "", "", str(purchase.gold_spent), str(purchase.scholars))
-        console.print(table)
+        rows = [[item.know_how, item.kind, "yes" if item.new else "no", str(item.price),
+                 str(item.scholars)] for item in purchase.items]
+        rows.append(["total", "", "", str(purchase.gold_spent), str(purchase.scholars)])
+        out.table("Know-how purchase", ["know-how", "kind", "new", "gold", "scholars"], rows,
+                  right=["gold", "scholars"])
         if not purchase.items:
-            console.print("nothing to buy", highlight=False)
-        console.print(f"gold spent: {purchase.gold_spent} of {problem.gold}", highlight=False)
-        console.print(f"scholars: {purchase.scholars}", highlight=False)
+            out.line("nothing to buy")
+        out.line(f"gold spent: {purchase.gold_spent} of {problem.gold}")
+        out.line(f"scholars: {purchase.scholars}")
         all_eight = "yes (extra personage)" if purchase.all_eight else "no"
-        console.print(f"all eight know-hows: {all_eight}", highlight=False)
-        console.print(f"status: {report.status}", highlight=False)
-    console.print(
-        f"methods agree: CP-SAT and search ({report.search.nodes} search nodes)", highlight=False
-    )
+        out.line(f"all eight know-hows: {all_eight}")
+        out.line(f"status: {report.status}")
+    out.line(f"methods agree: CP-SAT and search ({report.search.nodes} search nodes)")

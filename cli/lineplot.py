@@ -137,12 +137,17 @@ def figure_of(reports: list[TurnReport], book: CardBook, title: str = "") -> Any
 
 
 def check_plot(path: Path | None) -> None:
-    """Before a solve: the picture can be drawn (matplotlib installed) and written (its folder
-    exists), so a bad ``--plot`` fails at once, not after the search.
+    """Before the work (a solve, a sweep's report, an analysis): the picture can be drawn
+    (matplotlib installed) and written where asked (a PNG file name, not a folder, in a folder
+    that exists), so a bad ``--plot`` fails at once, not after the search.
 
     :raises PlotError: naming ``--plot`` and the reason."""
     if path is None:
         return
+    if path.is_dir():
+        raise PlotError(f"--plot: {path} is a folder; give a file name ending in .png")
+    if path.suffix.lower() != ".png":
+        raise PlotError(f"--plot: {path}: the picture is a PNG; give a file name ending in .png")
     if importlib.util.find_spec("matplotlib") is None:
         raise PlotError("--plot: matplotlib is not installed (pip install 'heritage[plot]')")
     if not path.parent.is_dir():
@@ -155,7 +160,7 @@ def draw_line(reports: list[TurnReport], book: CardBook, path: Path, title: str 
     :raises PlotError: matplotlib is missing or the file cannot be written."""
     fig = figure_of(reports, book, title)
     try:
-        fig.savefig(path, dpi=110)
+        fig.savefig(path, dpi=110, format="png")
     except OSError as exc:
         raise PlotError(f"--plot: cannot write {path} ({exc.strerror})") from None
     finally:

@@ -84,7 +84,7 @@ ShowDealOption = Annotated[bool, typer.Option(
 PlotOption = Annotated[Path | None, typer.Option(
     "--plot", metavar="FILE.png", help="Draw the line: each monument as a bar from its "
     "creation to its decline, artifacts and technologies by turn, the running score "
-    "(needs matplotlib: pip install 'heritage[plot]').")]
+    "(needs matplotlib: pip install 'heritage\\[plot]').")]
 
 # ------------------------------------------------------------------ a solve
 

@@ -75,7 +75,7 @@ from solver.engine.goal_check import goals_json
 from solver.engine.record import GameRecord
 from solver.search.status import Status
 from solver.search.tt import DEFAULT_MEMORY_MB
-from solver.solve import Progress, SolveConfig, SolveResult, solve
+from solver.solve import MAX_NODES, MAX_SECONDS, Progress, SolveConfig, SolveResult, solve
 
 
 def _root(opts: SolveOptions) -> GameRecord:
@@ -84,11 +84,6 @@ def _root(opts: SolveOptions) -> GameRecord:
         return load_position_file(opts.from_file)
     book, setup = deal_setup(opts.deal)
     return GameRecord.new(setup, book)
-
-
-#: The largest budgets taken: about 11 days, a million million nodes.
-MAX_SECONDS = 1_000_000.0
-MAX_NODES = 10**12
 
 
 def available_cores() -> int:

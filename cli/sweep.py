@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shlex
 import signal
 from pathlib import Path
@@ -38,6 +37,7 @@ from benchmarks.sweep.cluster import DaskCluster
 from benchmarks.sweep.export import line_file, pick_row
 from benchmarks.sweep.heatmap import plot_heatmap
 from benchmarks.sweep.plan import (
+    MAX_SWEEP_SEED,
     SAME,
     Budget,
     Sweep,
@@ -60,7 +60,9 @@ from benchmarks.sweep.run import DROP, SweepTally, run_sweep
 from benchmarks.sweep.store import SweepStore
 from benchmarks.sweep.tasks import worker_identity
 from cli.common import Output, domain_errors, fail, note, write_out
+from cli.lineplot import check_plot
 from cli.options import MANY_SOLVES_BOUND, BoundOption
+from cli.solve import available_cores
 from solver.engine.record import dumps
 
 sweep_app = typer.Typer(
@@ -162,9 +164,17 @@ def _backend(workers: int | None, dask: str | None, dask_local: int | None,
                              ("--dask-local", dask_local)) if v is not None]
     if len(chosen) > 1:
         fail(f"{' and '.join(chosen)}: choose one backend")
+    cores = available_cores()
+    if dask_local is not None and dask_local > cores:
+        note(f"note: --dask-local {dask_local}: capped at {cores}, the cores this process may use")
+        dask_local = cores
     if dask is not None or dask_local is not None:
         return DaskCluster(dask, dask_local, deadline)
-    return ProcessPool(workers if workers is not None else os.cpu_count() or 1, deadline)
+    if workers is not None and workers > cores:
+        note(f"note: --workers {workers}: capped at {cores}, the cores this process may use (the "
+             "rows do not depend on the number of workers)")
+        workers = cores
+    return ProcessPool(workers if workers is not None else cores, deadline)
 
 
 def _command(**options: Any) -> str:
@@ -290,6 +300,7 @@ def report_command(
     budget = _budget_key(node_limit, time_limit)
     if bound is not None:
         check_bound(bound)
+    check_plot(plot)
     with SweepStore(db, create=False) as store:
         rows = store.rows(budget=budget, bound=bound)
     summary = summarize(rows)
@@ -343,6 +354,10 @@ def export_command(
         "--out", metavar="FILE", help="Write the line file here instead of stdout.")] = None,
 ) -> None:
     """Write the stored line of one deal as a line file (heritage verify takes it)."""
+    for option, value in (("--seed", seed), ("--die-seed", die_seed)):
+        if value is not None and not 0 <= value <= MAX_SWEEP_SEED:
+            fail(f"{option}: must be a whole number from 0 to {MAX_SWEEP_SEED:,} (the sweep "
+                 f"database stores signed 64-bit integers), got {value}")
     budget = _budget_key(node_limit, time_limit)
     if bound is not None:
         check_bound(bound)

@@ -25,6 +25,7 @@ from cli.lineview import print_log, print_score
 from cli.options import JsonOption, TrialsOption
 from puzzles.chests import DEFAULT
 from puzzles.lines import Verdict, read_line_file, verify_line
+from puzzles.trials import load_trials
 from solver.engine.describe import describe_line
 
 EXIT_INVALID = 1
@@ -58,6 +59,8 @@ def verify_command(
 ) -> None:
     """Replay a line file and check every claim: exit 0 valid (prints the recomputed score and
     the goals), 1 invalid (prints the first illegal step or false claim), 2 malformed file."""
+    if trials is not None:
+        load_trials(str(trials))  # a bad --trials is bad input (exit 2), not a false claim
     data = read_line_file(line_file)
     verdict = verify_line(data, line_file.parent, str(trials or DEFAULT))
     record, error, claims = verdict.record, verdict.error, verdict.claims

@@ -33,7 +33,7 @@ import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from solver.bounds.bound import BOUND_NAMES, make_bound
 from solver.bounds.cpsat.relaxation import load_libraries
@@ -48,6 +48,11 @@ from solver.search.nrpa import NRPA, Incumbent, NRPAConfig
 from solver.search.parallel import parallel_search, shut_down
 from solver.search.status import Status
 from solver.search.tt import DEFAULT_MEMORY_MB
+
+#: The largest budgets a command takes (`--time-limit`, `--node-limit`): about 11 days, a
+#: million million nodes.
+MAX_SECONDS: Final = 1_000_000.0
+MAX_NODES: Final = 10**12
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,8 @@ def test_table_output() -> None:
     ]:
         assert text in out
     assert run(*ISSUE_ARGS).stdout == out  # deterministic
+    assert not set("│┃━─┏┡") & set(out)  # plain text off a terminal, as every command
+    assert [line.split()[0] for line in out.splitlines()].count("total") == 1
 
 
 def test_json_output() -> None:

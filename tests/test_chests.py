@@ -98,6 +98,8 @@ def test_goal_json_tree_round_trips_and_accepts_card_clauses() -> None:
     ("past.any >= 3 lost <= 2", "unexpected 'lost'"),
     ("(past.any >= 3", "ends too early"),
     ("past.any >= 3 # 4", "cannot read"),
+    ("past.any >= 99999999999999999999", "the number 99999999999999999999 must be at most 10,000"),
+    ("lost > -10001", "must be at most 10,000 (either sign)"),
 ])
 def test_a_goal_that_does_not_parse_names_what_is_wrong(text: str, fragment: str) -> None:
     with pytest.raises(GoalError) as err:

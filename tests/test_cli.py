@@ -64,6 +64,14 @@ def test_help_lists_every_command() -> None:
         assert sub.exit_code == 0 and "Usage" in sub.stdout
 
 
+@pytest.mark.parametrize("command", [["solve"], ["campaign", "solve"], ["analyse"]])
+def test_help_names_the_plot_extra(command: list[str]) -> None:
+    """The install hint of ``--plot`` keeps its extra's name (Rich would read ``[plot]`` as
+    markup and drop it)."""
+    text = " ".join(run(*command, "--help").stdout.split())
+    assert "pip install 'heritage[plot]'" in text.replace("│ ", "").replace(" │", "")
+
+
 def test_no_arguments_shows_help() -> None:
     result = run()
     assert "Usage" in result.output and "play" in result.output

@@ -198,3 +198,12 @@ def test_a_you_may_step_of_a_chest_effect_is_still_asked_when_the_chest_is_used(
     play(st, "no")
     assert len(st.hand) == 1 and st.chests_under == []
     assert st.pending() == (D_ACTION, 0)
+
+
+@pytest.mark.parametrize("value", [10_001, -10_001, 10**26])
+def test_a_goal_comparison_value_is_bounded(value: int) -> None:
+    """A number no counter can come near is a mistake in the chest file (and too big for the
+    constraint layer's coefficients): refused on load, naming the value."""
+    with pytest.raises(GoalError, match=f"value {value} must be at most 10,000"):
+        parse_goal({"counter": "past.any", "op": ">=", "value": value})
+    assert parse_goal({"counter": "past.any", "op": ">=", "value": 10_000}).value == 10_000

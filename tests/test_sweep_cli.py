@@ -267,7 +267,7 @@ def assert_one_line_error(result: Any, *parts: str) -> None:
 @pytest.mark.parametrize(("args", "parts"), [
     (("--seeds", "0"), ("--time-limit or --node-limit",)),
     (("--node-limit", "5", "--time-limit", "1"), ("give exactly one budget",)),
-    (("--node-limit", "0"), ("--node-limit", "positive")),
+    (("--node-limit", "0"), ("--node-limit", "from 1 to")),
     (("--node-limit", "5", "--trials", "1-x"), ("--trials", "'1-x'")),
     (("--node-limit", "5", "--trials", "12"), ("--trials: 12 is not in the trial table",)),
     (("--node-limit", "5", "--hands", "1,9"), ("--hands: 9 is not a hand",)),

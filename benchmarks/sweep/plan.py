@@ -10,7 +10,6 @@ Errors are `SweepError`s naming the option and the value, e.g. ``--seeds: '0-x' 
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from puzzles.deal import PREMADE
 from puzzles.trials import load_trials
 from solver.bounds.bound import BOUND_NAMES
 from solver.engine.errors import HeritageError
+from solver.solve import MAX_NODES, MAX_SECONDS
 
 #: ``--die-seeds same``: each deal's die is rolled from its own seed (``--die-seed`` = ``--seed``).
 SAME = "same"
@@ -35,15 +35,21 @@ class SweepError(HeritageError, ValueError):
     """A sweep that cannot run as asked: names the option or file, and the value."""
 
 
-def parse_numbers(text: str, option: str, low: int = 0) -> tuple[int, ...]:
+#: The largest seed a sweep stores: SQLite's integers are signed 64-bit (a seed of `solve` may
+#: go up to 2^64 - 1).
+MAX_SWEEP_SEED = 2**63 - 1
+
+
+def parse_numbers(text: str, option: str, low: int = 0, high: int = MAX_SWEEP_SEED,
+                  ) -> tuple[int, ...]:
     """Whole numbers written as a list of ranges, ``0-999`` or ``1,3,5`` or ``1-3,6``, in the
     order given, each once.
 
     >>> parse_numbers("1-3,6,2", "--trials")
     (1, 2, 3, 6)
 
-    :raises SweepError: a word that is not a number or range, a number below `low`, an empty
-        range."""
+    :raises SweepError: a word that is not a number or range, a number below `low` or above
+        `high`, an empty range."""
     out: list[int] = []
     for word in (w.strip() for w in text.split(",")):
         m = re.fullmatch(r"(-?\d+)(?:\s*-\s*(-?\d+))?", word)
@@ -57,6 +63,10 @@ def parse_numbers(text: str, option: str, low: int = 0) -> tuple[int, ...]:
                              "first)")
         if first < low:
             raise SweepError(f"{option}: {first} is below {low}")
+        if last > high:
+            raise SweepError(f"{option}: {last} is above {high:,}"
+                             + (" (2^63 - 1: the sweep database stores signed 64-bit integers)"
+                                if high == MAX_SWEEP_SEED else ""))
         if last - first >= MAX_TASKS:
             raise SweepError(f"{option}: {word!r} has more than {MAX_TASKS:,} numbers")
         out.extend(range(first, last + 1))
@@ -97,10 +107,12 @@ class Budget:
     def __post_init__(self) -> None:
         if (self.node_limit is None) == (self.time_limit is None):
             raise SweepError("--time-limit and --node-limit: give exactly one budget")
-        if self.node_limit is not None and self.node_limit <= 0:
-            raise SweepError(f"--node-limit: must be a positive whole number, got {self.node_limit}")
-        if self.time_limit is not None and not (self.time_limit > 0 and math.isfinite(self.time_limit)):
-            raise SweepError(f"--time-limit: must be a positive number of seconds, got {self.time_limit}")
+        if self.node_limit is not None and not 1 <= self.node_limit <= MAX_NODES:
+            raise SweepError(f"--node-limit: must be a whole number from 1 to {MAX_NODES:,}, "
+                             f"got {self.node_limit}")
+        if self.time_limit is not None and not 0 < self.time_limit <= MAX_SECONDS:
+            raise SweepError(f"--time-limit: must be a number of seconds above 0 and at most "
+                             f"{MAX_SECONDS:g}, got {self.time_limit}")
 
     @property
     def key(self) -> str:

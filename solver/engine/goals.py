@@ -150,6 +150,9 @@ _TOKEN = re.compile(r"\s*(?:(>=|<=|==|>|<)|(\()|(\))|(-?[0-9]+)|([A-Za-z_][A-Za-
 #: The deepest nesting of parentheses (text) or of and/or (JSON tree) a goal may have: real goals
 #: nest one or two levels; a limit keeps a malformed file from exhausting the recursion.
 MAX_GOAL_DEPTH = 16
+#: The largest number a goal may compare with (either sign): every counter of the game stays far
+#: below it (189 cards, a few hundred VP), and the constraint layer takes it as a coefficient.
+MAX_GOAL_VALUE = 10_000
 
 
 def _tokens(text: str) -> list[str]:
@@ -218,6 +221,8 @@ class _Parser:
         n = self.take()
         if not n.lstrip("-").isascii() or not n.lstrip("-").isdigit():
             raise self.fail(f"expected a whole number after {t} {op}, got {n!r}")
+        if abs(int(n)) > MAX_GOAL_VALUE:
+            raise self.fail(f"the number {n} must be at most {MAX_GOAL_VALUE:,} (either sign)")
         return Clause(t, op, int(n))
 
 
@@ -254,6 +259,9 @@ def parse_goal(source: Any, depth: int = 0) -> Goal:
                 raise GoalError(f"goal {quote(source)}: unknown comparison {quote(op)}")
             if not isinstance(v, int) or isinstance(v, bool):
                 raise GoalError(f"goal {quote(source)}: value {quote(v)} is not a whole number")
+            if abs(v) > MAX_GOAL_VALUE:
+                raise GoalError(f"goal {quote(source)}: value {v} must be at most "
+                                f"{MAX_GOAL_VALUE:,} (either sign)")
             return Clause(c, op, v)
     raise GoalError(f"goal {quote(source)}: expected text, {{'and': [...]}}, {{'or': [...]}} "
                     "or {'counter', 'op', 'value'}")
