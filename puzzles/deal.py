@@ -85,6 +85,9 @@ def read_order(text: str, option: str) -> tuple[str, ...]:
 
     :raises DealError: an unreadable file, or no card given."""
     path = Path(text)
+    if not path.is_file() and re.search(r"[/\\.]", text):  # no card code holds these
+        raise DealError(f"{option}: {quote(text)} is not a readable file (nor card codes, top "
+                        "first, like T3,T17)")
     codes = read_codes(path, option) if path.is_file() else tuple(
         w for w in re.split(r"[\s,]+", text) if w)
     if not codes:

@@ -45,9 +45,10 @@ def read_bytes(path: Path, error: ErrorFactory, what: str = "file") -> bytes:
 
 
 def decode(raw: bytes, path: Path | str, error: ErrorFactory, what: str = "file") -> str:
-    """`raw` as UTF-8 text, or ``error`` naming the file and the first byte that is not."""
+    """`raw` as UTF-8 text (a leading byte-order mark, as some editors write, dropped), or
+    ``error`` naming the file and the first byte that is not."""
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         raise error(f"{path}: not UTF-8 text (byte {exc.start}: 0x{raw[exc.start]:02x}); "
                     f"expected a {what}") from None

@@ -347,6 +347,8 @@ ROWS: list[tuple[str, list[str], int, list[str]]] = [
     ("sweep-report-plot-folder", ["sweep", "report", "--db", "{missing}", "--plot", "{folder}"],
      2, ["--plot", "folder"]),
     ("analyse-plot-pdf", ["analyse", "{line.json}", "--plot", "pic.pdf"], 2, ["--plot", ".png"]),
+    ("deal-tech-deck-missing-file", ["deal", "--tech-deck-1", "nosuchfile.txt"], 2,
+     ["--tech-deck-1", "nosuchfile.txt", "readable file"]),
     ("interactive-from-deep", ["play", "--interactive", "--from", "{deep3000.json}"], 2,
      ["nested"]),
     ("interactive-dice-7", ["play", "--interactive", "--dice", "7," + ",".join(["1"] * 14)], 2,

@@ -69,6 +69,10 @@ def test_codes_files_take_text_or_json(tmp_path: Path) -> None:
         "C5", "M2", "P1", "A1", "C7", "M3")
     setup = build_setup(BOOK, CARD_SETS, hand=str(text))
     assert setup.hand == "list" and setup.hand_cards == read_codes(text, "--hand")
+    for path in (text, listed):  # saved with a byte-order mark (Notepad's "UTF-8 with BOM")
+        bom = tmp_path / f"bom-{path.name}"
+        bom.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+        assert read_codes(bom, "--hand") == read_codes(path, "--hand")
 
 
 def test_cards_without_an_effect_restrict_the_deal_and_earn_a_note(
