@@ -54,7 +54,8 @@ TechDeck2Option = Annotated[str | None, typer.Option(
     help="The Level II technology deck, top first (its first 3 cards fill tile C); partial "
     "orders as --tech-deck-1.")]
 PolicySeedOption = Annotated[int | None, typer.Option(
-    "--policy-seed", min=0, max=SEED_MAX, help="Seed of the random policy (default: the seed of the deal, --seed).")]
+    "--policy-seed", min=0, max=SEED_MAX, help="Seed of the random policy (default: the seed "
+    "of the deal: --seed, or the campaign game's).")]
 
 # ------------------------------------------------------------------ data files
 
