@@ -264,6 +264,8 @@ def choose_goals(record: GameRecord, goals: str) -> None:
         if k is None:
             raise C.CampaignError(f"--goals: {word!r} is not a chest letter "
                                   f"({' '.join(CHEST_LETTERS)}, or {' '.join(CHEST_TRANSLIT)})")
+        if k in letters:
+            raise C.CampaignError(f"--goals: chest {CHEST_LETTERS[k]} is given twice")
         letters.append(k)
     if not letters:
         raise C.CampaignError("--goals: give at least one chest letter")

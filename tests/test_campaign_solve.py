@@ -59,7 +59,9 @@ def test_campaign_solve_with_a_goal_choice_in_latin_letters(tmp_path: Path) -> N
 
 def test_campaign_solve_bad_goals_exit_2_naming_the_letter(tmp_path: Path) -> None:
     camp, revealed = campaign(tmp_path)
-    for goals, part in (("Q", "'Q' is not a chest letter"), ("П", "chest П is not revealed")):
+    twice = f"{revealed[0]},{revealed[0]}"
+    for goals, part in (("Q", "'Q' is not a chest letter"), ("П", "chest П is not revealed"),
+                        (twice, f"chest {revealed[0]} is given twice")):
         result = run("campaign", "solve", str(camp), "--goals", goals)
         assert result.exit_code == 2 and part in result.stderr, result.output
         assert len(result.stderr.splitlines()) == 1
