@@ -4,7 +4,7 @@ again, its decisions replayed and its claims checked (the line-file contract is
 
 Files that travel: a line file of format 2 names its data files (a card-set file, a chest file)
 by paths relative to its own folder (`relocate` writes them so), so a line file and its data
-files can be moved together. In memory a setup names them as the working directory sees them
+files can be moved together; a data file named by an absolute path keeps it. In memory a setup names them as the working directory sees them
 (`resolve_data_files` reads them so). A line file without ``format`` is format 1: its paths were
 written as given on the command line, relative to the working directory; both places are tried,
 and the sha256 of each file decides.
@@ -98,11 +98,14 @@ def _check_dice(setup: Any) -> None:
 
 
 def _relative(name: str, folder: Path) -> str:
+    """`name` (a path as the working directory sees it) as a line file in `folder` names it:
+    relative to that folder; an absolute path stays absolute (the user named the file wherever
+    the line file goes)."""
     path = Path(name)
-    if not path.is_absolute():
-        path = Path.cwd() / path
+    if path.is_absolute():
+        return name
     try:
-        return os.path.relpath(path, folder)
+        return os.path.relpath(Path.cwd() / path, folder)
     except ValueError:  # another drive (Windows)
         return str(path)
 

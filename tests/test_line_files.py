@@ -98,6 +98,26 @@ def test_a_line_file_and_its_card_set_move_together(
     assert result.exit_code == 0, result.output
 
 
+def test_a_card_set_named_by_an_absolute_path_keeps_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--cards /abs/my-set.json``: the line file names the set as given, on stdout and in
+    ``--out`` alike, so the line file alone may move."""
+    shutil.copy(DATA / "example-user-set.json", tmp_path / "my-set.json")
+    absolute = str(tmp_path / "my-set.json")
+    (tmp_path / "out").mkdir()
+    monkeypatch.chdir(tmp_path / "out")
+    result = run("play", "--cards", "base", "--cards", absolute, "--seed", "4", "--json",
+                 "--out", "game.json")
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "out" / "game.json").read_text(encoding="utf-8"))
+    assert [s["name"] for s in data["setup"]["card_sets"]] == ["base", absolute]
+    assert json.loads(result.stdout.split("\nline written")[0])["setup"] == data["setup"]
+    (tmp_path / "alone").mkdir()
+    shutil.move(tmp_path / "out" / "game.json", tmp_path / "alone" / "game.json")
+    monkeypatch.chdir(tmp_path)
+    assert run("verify", str(tmp_path / "alone" / "game.json")).exit_code == 0
+
+
 def test_json_on_stdout_names_data_files_from_the_working_directory(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copy(DATA / "example-user-set.json", tmp_path / "my-set.json")
