@@ -91,6 +91,9 @@ def play_interactive(deal: DealOptions, from_file: Path | None, out_file: Path |
         record = GameRecord.new(setup, book)
     out = Output()
     game = _Game(Session(record), out, out_file, hint)
+    if from_file is not None and out_file is not None and out_file.exists() \
+            and from_file.resolve() == out_file.resolve():
+        game.out_existed = False  # resuming a game saved there: it is this game
     print_header(out, record.setup, record.book)
     out.line("Answer with an option's number or notation; 'help' lists the commands.")
     code = game.run(ask)
@@ -108,6 +111,8 @@ class _Game:
         self.out_file = out_file
         self.hint_config = hint
         self.saved: Path | None = None  # the last file `save` wrote
+        # a file already at --out (an earlier game?) is replaced by the finished game only
+        self.out_existed = out_file is not None and out_file.exists()
 
     def run(self, ask: Callable[[str], str]) -> int:
         """Ask until the game ends (0), ``quit`` or the input ends (0), or Ctrl-C (130)."""
@@ -213,6 +218,8 @@ class _Game:
     def leave(self, why: str, path: Path | None = None) -> None:
         """Save the game so far before leaving (never lose a game played by hand)."""
         target = path or self.saved or self.out_file or free_path(DEFAULT_FILE)
+        if path is None and target == self.out_file and self.out_existed:
+            target = free_path(target)  # never replace a file this session did not write
         if not self.save(target):
             target = free_path(DEFAULT_FILE)
             self.save(target)

@@ -118,3 +118,21 @@ def test_interactive_option_errors_are_one_line_exit_2(tmp_path: Path) -> None:
         assert result.exit_code == 2, (args, result.output)
         assert result.stdout == ""
         assert result.stderr.count("\n") == 1 and part in result.stderr, result.stderr
+
+
+def test_leaving_never_replaces_a_file_already_at_out(tmp_path: Path) -> None:
+    """``--out`` naming a file that exists (an earlier game): quitting early saves the game so
+    far beside it, not over it (a finished game would replace it, as asked); resuming a game
+    saved at ``--out`` itself (``--from`` the same file) goes on saving there."""
+    earlier = tmp_path / "game.json"
+    earlier.write_text("an earlier game", encoding="utf-8")
+    proc = heritage("play", "--interactive", *DEAL, "--out", str(earlier), answers="3\n",
+                    cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert earlier.read_text(encoding="utf-8") == "an earlier game"
+    assert line_of(tmp_path / "game-2.json") == [[], ["archive"]]
+    resumed = tmp_path / "game-2.json"
+    proc = heritage("play", "--interactive", "--from", str(resumed), "--out", str(resumed),
+                    answers="", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert line_of(resumed) == [[], ["archive"]] and not (tmp_path / "game-3.json").exists()
