@@ -63,7 +63,8 @@ def _tech_row(c: Card) -> list[str]:
 @domain_errors
 def cards_command(
     card_type: Annotated[
-        CardType | None, typer.Option("--type", help="Only cards of this type.")
+        CardType | None, typer.Option("--type", case_sensitive=False,
+                                      help="Only cards of this type.")
     ] = None,
     missing: Annotated[
         bool,

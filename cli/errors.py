@@ -56,7 +56,7 @@ def usage_line(exc: Any, args: list[str] | None = None) -> str:
     where the help is."""
     ctx = getattr(exc, "ctx", None)
     where = ctx.command_path if ctx is not None else "heritage"
-    message = exc.format_message()
+    message = exc.format_message().replace("Value error, ", "")  # a validator's prefix
     value = given_value(exc, args or [])
     if value is not None and repr(value) not in message:
         message = f"{message.rstrip('.')}; got {value[:80]!r}"

@@ -126,7 +126,11 @@ def test_cards_with_a_user_set_file(tmp_path: Path) -> None:
 
 
 def test_cards_rejects_unknown_type() -> None:
-    assert run("cards", "--type", "temple").exit_code == 2
+    result = run("cards", "--type", "temple")
+    assert result.exit_code == 2
+    assert "'temple' is not one of 'city'" in result.stderr and "Value error" not in result.stderr
+    assert run("cards", "--type", "Pyramid", "--json").stdout == run(
+        "cards", "--type", "pyramid", "--json").stdout  # any case
 
 
 # ------------------------------------------------------------------ play

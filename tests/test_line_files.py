@@ -184,7 +184,7 @@ def test_optimal_is_claimed_not_verified(tmp_path: Path) -> None:
     ({"status": "OPTIMAL"}, "bound: the line claims OPTIMAL with bound"),
     ({"status": "INFEASIBLE"}, "status: the line claims INFEASIBLE"),
     ({"status": "SOLVED"}, "status: 'SOLVED' is not one of"),
-    ({"goals_met": False}, "goals_met: the line claims False"),
+    ({"goals_met": False}, "goals_met: the line claims false"),
     ({"vp": None}, "vp: the line claims no goal-meeting line (null)"),
     ({"bound": 1}, "bound: the line claims 1, below its own VP"),
 ])

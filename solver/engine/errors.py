@@ -28,13 +28,16 @@ QUOTE_LIMIT = 80
 
 
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
-    """A value as an error message shows it: its ``repr``, cut to about `limit` characters.
+    """A value as an error message shows it: its ``repr``, cut to about `limit` characters
+    (``null``, ``true``, ``false`` as JSON writes them: most values come from JSON files).
 
     >>> quote("X99")
     "'X99'"
     >>> quote("A" * 200)[-24:]
     "AAAA'... (202 characters)"
     """
+    if value is None or isinstance(value, bool):  # read from JSON: its spelling
+        return {None: "null", True: "true", False: "false"}[value]
     text = repr(value)
     if len(text) <= limit:
         return text
