@@ -9,7 +9,7 @@ seeds) stay with that command.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Annotated
 
@@ -143,6 +143,14 @@ class DealOptions:
     tech_deck_1: str | None = None
     tech_deck_2: str | None = None
     no_base: bool = False
+
+
+def deal_options_given(deal: DealOptions) -> list[str]:
+    """The deal options given other than their defaults, as typed (``--trial``...): with
+    ``--from`` (the position names its own deal) they would be ignored, so they are refused."""
+    default = DealOptions()
+    return [f"--{f.name.replace('_', '-')}" for f in fields(DealOptions)
+            if getattr(deal, f.name) != getattr(default, f.name)]
 
 
 @dataclass(frozen=True)

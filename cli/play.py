@@ -35,6 +35,7 @@ from cli.options import (
     TimeSpaceOption,
     TrialOption,
     TrialsOption,
+    deal_options_given,
 )
 from puzzles.table import goal_rows
 from solver.engine.cards import CardBook
@@ -110,6 +111,10 @@ def play_command(
         if not interactive or json_output:
             fail("--from needs --interactive" if not interactive
                  else "--json: not with --interactive (the game goes to --out)")
+        given = deal_options_given(deal) if from_file is not None else []
+        if given:
+            fail(f"--from and {', '.join(given)}: the position file names its own deal; "
+                 "leave out the deal options")
         from cli.interactive import play_interactive  # lazy: start-up (no solver)
 
         play_interactive(deal, from_file, out_file, hint_time, hint_nodes)
