@@ -18,6 +18,7 @@ from solver.engine.cards import ARTIFACT
 from solver.engine.frames import (
     D_ACTION,
     D_CREATE_CARD,
+    D_DISCARD_VAR,
     D_EXCAVATE,
     D_LEARN,
     F_DECLINE_PHASE,
@@ -25,7 +26,7 @@ from solver.engine.frames import (
     F_TIMELINE_PHASE,
 )
 from solver.engine.state import GameState
-from tests.builder import book, idx, names_of, position
+from tests.builder import book, idx, names_of, play, position
 from tests.test_endgame import plain_optimum
 
 
@@ -257,3 +258,24 @@ def test_the_gains_of_one_run_of_an_effect_by_kind() -> None:
     for code, gains in expected.items():
         (effect,) = [e for e in cards[idx(cards, code)].effects if e.steps]
         assert step_gains(effect.steps) == gains, code
+
+
+def test_the_rest_of_an_effect_waiting_for_its_payment_counts() -> None:
+    """Earthquake Engineering (T17), learned with one action left in the last turn: "discard up
+    to 3 cards, then draw as many" waits in its payment (``D_DISCARD_VAR``), the draw inside
+    it. Discarding one draws Tikal Temple I (P14, the deck's top), whose Create brings a Learn
+    of Maya Script (T43, 2 VP, 11 cards in the Past): the bound must see the draw (it took
+    no card from the deck and left P14 out, 21 against 22). Found by a hunt for work on the
+    stack that the counts leave out, after Poulnabrone Dolmen's queued Create."""
+    tiles: list[str | None] = ["T17", "T9", None, None, None, None, "T43", "T44", None]
+    st = position(hand=["C1", "C3", "C4"], timeline={1: ["TIME"], 2: ["C5"]},
+                  past=["C2", "C11", "C35", "M11", "M17", "M19", "M20", "M22", "P10", "P17", "P8"],
+                  deck_top=["P14", "C6", "C7"], lost=3, turn=16, time_visits=2, tiles=tiles,
+                  pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),
+                           (D_ACTION, 1), (D_ACTION, 0)])
+    play(st, "learn", "T17")
+    assert st.stack[-1][0] == D_DISCARD_VAR
+    for pos in (st, play(st.clone(), "C1")):  # before and after one card paid
+        complete, best = plain_optimum(pos)
+        assert complete and best == 22.0
+        assert simple_upper_bound(pos, pool_facts(pos)) >= best

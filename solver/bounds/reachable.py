@@ -9,7 +9,8 @@ Every count is an over-estimate, built from what can still happen (RULES.md sect
   (``D_CREATE_CARD``, ``D_CREATE_SPACE``, ``F_PLACE``, ``D_LEARN`` with its count, Pyramid of the
   Niches' ``D_BOTTOM``/``D_TECH_PICK``), lost knowledge being chosen (``D_NUMBER``), and the
   steps still to run of effects queued or resolving (``F_STEPS``, ``D_YESNO``, ``F_EFFECT``,
-  ``D_ORDER``, ``F_LEARN_TRIGGERS``): each of their ``create``, ``learn``/``niches``/
+  ``D_ORDER``, ``F_LEARN_TRIGGERS``, and the rest of an effect waiting for its "up to"
+  payment, ``D_DISCARD_VAR``, ``D_ARTIFACT_PAY``): each of their ``create``, ``learn``/``niches``/
   ``gain_held_tech`` and ``discard_lost`` steps counts once, and a queued Poulnabrone Dolmen
   entry (the extra Create of a Create already made, section 5) as a Create of a monument;
 * **effects still to activate**, card by card (a card in the Past never acts again: only
@@ -46,10 +47,12 @@ from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Card, Effect, Step, all_steps
 from solver.engine.frames import (
     D_ACTION,
+    D_ARTIFACT_PAY,
     D_BOTTOM,
     D_CHEST_USE,
     D_CREATE_CARD,
     D_CREATE_SPACE,
+    D_DISCARD_VAR,
     D_EXCAVATE,
     D_LEARN,
     D_NUMBER,
@@ -266,8 +269,9 @@ def pending_steps(st: GameState) -> list[tuple[Step, ...]]:
     """The steps of the work on the stack still to run: an effect resolving (``F_STEPS``, from
     its next step), a "you may" asked (``D_YESNO``), the effects queued (``F_EFFECT``,
     ``D_ORDER``, ``F_LEARN_TRIGGERS``; a chest's by its index past `CHEST_BASE`), a chest being
-    used (``D_CHEST_USE``). Chests under the board not yet used are not on the stack: callers
-    read `GameState.chests_under` themselves."""
+    used (``D_CHEST_USE``), the rest of an effect whose "up to" payment is under way
+    (``D_DISCARD_VAR``, ``D_ARTIFACT_PAY``: it runs once the payment is done). Chests under the
+    board not yet used are not on the stack: callers read `GameState.chests_under` themselves."""
     out: list[tuple[Step, ...]] = []
     cards = st.book.cards
     data = st.setup.chest_data
@@ -286,6 +290,8 @@ def pending_steps(st: GameState) -> list[tuple[Step, ...]]:
                     out.append(data.chests[c - CHEST_BASE].steps)
         elif kind == D_CHEST_USE and data is not None:
             out.append(data.chests[fr[1]].steps)
+        elif kind in (D_DISCARD_VAR, D_ARTIFACT_PAY):
+            out.append(fr[2])
     return out
 
 
@@ -304,7 +310,7 @@ def in_flight(st: GameState, memo: ReachMemo, lost_max: int = UNBOUNDED) -> tupl
                 gains = _add(gains, memo.gains(fr[2]))
             else:
                 gains = _add(gains, step_gains(fr[2][fr[3]:]))
-        elif kind == D_YESNO:
+        elif kind in (D_YESNO, D_DISCARD_VAR, D_ARTIFACT_PAY):  # asked, or after a payment
             gains = _add(gains, memo.gains(fr[2]))
         elif kind in (F_EFFECT, D_ORDER, F_LEARN_TRIGGERS):
             items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1] if kind == D_ORDER else fr[2]

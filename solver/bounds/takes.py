@@ -55,6 +55,7 @@ from solver.engine.cards import ARTIFACT, CITY, Card, Step, all_steps
 from solver.engine.frames import (
     D_ACTION,
     D_ARCHIVE,
+    D_ARTIFACT_PAY,
     D_CHEST_USE,
     D_CREATE_CARD,
     D_CREATE_SPACE,
@@ -444,6 +445,14 @@ def flight_takes(st: GameState) -> tuple[int, int]:
                     out += steps_out(data.chests[c - CHEST_BASE].steps)
         elif kind == D_CHEST_USE and data is not None:
             steps = data.chests[fr[1]].steps
+        elif kind in (D_DISCARD_VAR, D_ARTIFACT_PAY):
+            # a payment of "up to" cards (or of artifacts) under way: the rest of its effect
+            # waits in the frame and runs with the units paid, at most the payment's `most`
+            # (Earthquake Engineering's draw, T17)
+            then: tuple[Step, ...] = fr[2]
+            paid = fr[3] if kind == D_DISCARD_VAR else 0
+            flight += min(UNBOUNDED, steps_look(then) + steps_draw(then, paid))
+            out += steps_out(then) + (HAND_LIMIT if kind in OUT_FRAMES else 0)
         elif kind in OUT_FRAMES:
             out += HAND_LIMIT
         if steps:
