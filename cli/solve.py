@@ -326,6 +326,10 @@ def solve_position(root_of: Callable[[], GameRecord], opts: SolveOptions, view: 
     the result and exit with the status's code (``solve``, ``campaign solve``)."""
     cfg = _config(opts, first=False)
     check_plot(view.plot)
+    ignored = [o for o, on in (("--notation", view.notation), ("--deal", view.deal)) if on]
+    if json_output and ignored:
+        note(f"note: {' and '.join(ignored)}: ignored with --json (they shape the printed "
+             "line, and --json prints none)")
     check_out(out_file)  # before the search: a result is never lost to a bad --out
     root = root_of()
     res = _run(root, cfg)
