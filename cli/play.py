@@ -107,6 +107,10 @@ def play_command(
                        trials=trials, tech_deck_1=tech_deck_1, tech_deck_2=tech_deck_2,
                        no_base=no_base)
     check_out(out_file)
+    hints = [o for o, v in (("--hint-time", hint_time), ("--hint-nodes", hint_nodes))
+             if v is not None]
+    if hints and not interactive:
+        fail(f"{' and '.join(hints)} need --interactive (the hints of a game played by hand)")
     if interactive or from_file is not None:  # cli.interactive
         if not interactive or json_output:
             fail("--from needs --interactive" if not interactive

@@ -352,6 +352,8 @@ ROWS: list[tuple[str, list[str], int, list[str]]] = [
     ("solve-from-with-deal-options", ["solve", "--from", "{line.json}", "--trial", "2",
                                       "--hand", "3", "--node-limit", "10"], 2,
      ["--from", "--hand, --trial", "its own deal"]),
+    ("play-hint-without-interactive", ["play", "--hint-time", "5"], 2,
+     ["--hint-time", "--interactive"]),
     ("interactive-from-with-seed", ["play", "--interactive", "--from", "{line.json}", "--seed",
                                     "3"], 2, ["--from", "--seed"]),
     ("interactive-from-deep", ["play", "--interactive", "--from", "{deep3000.json}"], 2,
