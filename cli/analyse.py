@@ -9,7 +9,7 @@ the best VP reachable (proven, or with its bound), the VP the player's line kept
 turn's decisions lost, whether the goals were still reachable, and the best alternative in
 words; then the VP left on the table, the three costliest turns and the turn the trial became
 unwinnable. ``--json``: a list of one object per turn with ``turn``, ``best_vp``,
-``best_goals_met``, ``best_status``, ``played_vp``, ``played_goals_met``, ``lost``,
+``best_goals_met``, ``best_status``, ``bound``, ``played_vp``, ``played_goals_met``, ``lost``,
 ``alternative``, ``goals_reachable`` (with ``--every-decision`` also ``decision``, the index of
 the decision within the turn). ``--plot FILE.png``: best reachable and played VP over the turns
 (matplotlib, an optional extra: ``pip install 'heritage[plot]'``).

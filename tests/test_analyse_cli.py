@@ -18,8 +18,8 @@ from cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
-KEYS = {"turn", "best_vp", "best_goals_met", "best_status", "played_vp", "played_goals_met",
-        "lost", "alternative", "goals_reachable"}
+KEYS = {"turn", "best_vp", "best_goals_met", "best_status", "bound", "played_vp",
+        "played_goals_met", "lost", "alternative", "goals_reachable"}
 DEAL = ("--trial", "1", "--seed", "3")
 
 
@@ -66,6 +66,7 @@ def check_rows(rows: list[dict[str, Any]], game: dict[str, Any]) -> None:
         assert r["lost"] >= 0
         assert (r["best_goals_met"], r["best_vp"]) >= (met, vp)
         assert r["best_status"] in ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN")
+        assert r["bound"] is None or r["bound"] >= r["best_vp"] or not r["best_goals_met"]
         assert r["goals_reachable"] in (True, False, None)
         assert r["goals_reachable"] is not True or r["best_goals_met"]
         assert r["goals_reachable"] is not False or r["best_status"] == "INFEASIBLE"

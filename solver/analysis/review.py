@@ -31,6 +31,7 @@ configuration, so the result is the same for any number of pool workers.
 
 from __future__ import annotations
 
+import math
 import multiprocessing as mp
 import signal
 from collections.abc import Callable, Sequence
@@ -121,7 +122,9 @@ class TurnReview:
             data["decision"] = self.decision
         data.update({
             "best_vp": self.best.vp, "best_goals_met": self.best.goals_met,
-            "best_status": self.status.value, "played_vp": self.played.vp,
+            "best_status": self.status.value,
+            "bound": self.bound if math.isfinite(self.bound) else None,
+            "played_vp": self.played.vp,
             "played_goals_met": self.played.goals_met, "lost": self.lost,
             "alternative": self.alternative, "goals_reachable": self.goals_reachable,
         })
