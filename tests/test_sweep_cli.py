@@ -247,6 +247,9 @@ def test_export_writes_a_line_file_that_verify_accepts(pool_dbs: dict[str, Path]
         assert data["line"] == json.loads(row["line"])
         assert (data["vp"], data["sweep"]["outcome"]) == (row["vp"], row["status"])
         assert all(g["met"] for g in data["goals"]) == (row["status"] == "won")
+        assert data["goals_met"] == (row["status"] == "won")
+        assert data["gap"] == (None if row["vp"] is None or row["upper_bound"] is None
+                               else row["upper_bound"] - row["vp"])
         checked = run("verify", str(out))
         assert checked.exit_code == 0, checked.output
         if row["status"] == "won":

@@ -4,8 +4,9 @@
 The deal is dealt again as the sweep dealt it (`puzzles.deal.build_setup`) and its stored
 decisions are replayed with `puzzles.lines.load_position`, so the file holds the setup, the line,
 the score and the goals; the sweep's figures are added as ``heritage solve --json`` adds them
-(``status``, ``vp``, ``bound``, ``nodes``, ``seconds``) with ``sweep`` (budget, bound, version,
-data, outcome). A deal not won stores the best line found, which misses a goal: it is exported
+(``status``, ``vp``, ``bound``, ``gap``, ``goals_met``, ``nodes``, ``seconds``; not
+``time_to_best``, which a sweep does not store) with ``sweep`` (budget, bound, version, data,
+outcome). A deal not won stores the best line found, which misses a goal: it is exported
 as it is (``vp`` null, its goals not met).
 """
 
@@ -64,8 +65,12 @@ def line_file(row: dict[str, Any]) -> dict[str, Any]:
         raise SweepError(f"--db: the stored line of trial {row['trial']} hand {row['hand']} "
                          f"seed {row['seed']} does not replay: {exc}") from None
     data = record.to_json()
+    vp, bound = row["vp"], row["upper_bound"]
+    if data["score"] is not None:
+        data["goals_met"] = row["status"] == "won"  # a stored line meets every goal iff won
     data.update({
-        "status": row["solve_status"], "vp": row["vp"], "bound": row["upper_bound"],
+        "status": row["solve_status"], "vp": vp, "bound": bound,
+        "gap": None if vp is None or bound is None else bound - vp,
         "nodes": row["nodes"], "seconds": row["seconds"],
         "sweep": {"outcome": row["status"], "budget": row["budget"], "bound": row["bound"],
                   "version": row["version"], "data_sha256": row["data_sha256"]},
