@@ -717,3 +717,24 @@ def test_after_the_last_decline_means_the_last_turn_or_the_turn_before_once_it_h
     assert after_last_decline(at(15, [(F_TURN_END,), (F_TECH_PHASE,)]))
     assert after_last_decline(at(15, [(F_TURN_END,)]))
     assert after_last_decline(at(16))
+
+
+def test_a_requirement_on_timeline_knowledge_keeps_tokens_alive(tmp_path: Path) -> None:
+    """A technology whose requirement reads the knowledge on the Timeline (a user card: 11 or
+    more, CARD_FORMAT.md allows any counter) reads tokens while it is not learned: after the
+    last decline Parthenon's removal (C10, "up to 2") must not be taken as changing nothing,
+    or Pachamama's Learn (A12) after it fails the requirement (the solver had proved 4; the
+    optimum is 9). Found by a hunt for what the end-game rules overlook."""
+    tr1 = {"id": "TR1_Counting", "code": "TR1", "name": "Counting", "type": "ancient",
+           "level": 2, "activation": "endgame", "requirement": [["tl_tokens", ">=", 11]],
+           "requirement_text": "11 or more knowledge on your Timeline", "vp": 5,
+           "text": "Worth 5 VP.", "effects": [{"moment": "endgame", "score": {"fixed": 5}}]}
+    names = user_set(tmp_path / "techtokens.json", techs=[tr1])
+    st = position(timeline={2: ["C10"], 3: ["C4"]}, tokens={"C10": 9, "C4": 2},
+                  artifacts=["A12"], past=["P1", "P2", "P3", "P4", "P5"],
+                  tiles=["TR1", None, None, None, None, None, None, None, None],
+                  time_space=1, time_visits=2, turn=16, phase="timeline", names=names)
+    assert idx(st, "TR1") in token_readers(st).requirements and not dead(st)
+    assert optima(st) == (9.0, 9.0)
+    st.techs.append(idx(st, "TR1"))  # learned: its requirement reads nothing any more
+    assert idx(st, "TR1") in token_readers(st).requirements and dead(st)

@@ -256,3 +256,25 @@ def test_the_readers_are_asked_again_for_another_game(tmp_path: Path) -> None:
     other_book.setup = other_setup.setup
     codes = {other_book.book.cards[c].code for c, _ in cache.readers(other_book).cards}
     assert "X1" in codes and cache.readers(other_book).chests
+
+
+def test_a_requirement_on_the_kinds_in_hand_keeps_the_cards_apart(tmp_path: Path) -> None:
+    """A technology whose requirement counts the artifacts in the hand (a user card: none,
+    CARD_FORMAT.md allows any counter) reads kinds while it is not learned: Tulum's discard
+    (C35) must be free to take the artifact, or Pachamama's Learn (A12) after it fails the
+    requirement (the solver had proved 4; the optimum is 9). Found by a hunt for what the
+    dominance rules overlook."""
+    tk1 = {"id": "TK1_Emptiness", "code": "TK1", "name": "Emptiness", "type": "ancient",
+           "level": 2, "activation": "endgame", "requirement": [["hand.artifact", "==", 0]],
+           "requirement_text": "no artifact card in your hand", "vp": 5,
+           "text": "Worth 5 VP.", "effects": [{"moment": "endgame", "score": {"fixed": 5}}]}
+    names = user_set(tmp_path / "techkinds.json", techs=[tk1])
+    st = position(hand=["C1", "A1"], timeline={2: ["C3"], 4: ["C35"]}, tokens={"C3": 1},
+                  artifacts=["A12"], techs=["T22"], past=["P1", "P2", "P3", "P4", "P5"],
+                  tiles=["TK1", None, None, None, None, None, None, None, None],
+                  time_space=1, time_visits=2, turn=16, phase="timeline", names=names)
+    discarding = play(st.clone(), "!C35")
+    assert names_of(discarding) == ["C1", "A1"] and not alike(discarding)
+    assert optima(st) == (9.0, 9.0)
+    discarding.techs.append(idx(st, "TK1"))  # learned: its requirement reads nothing any more
+    assert alike(discarding)

@@ -13,6 +13,8 @@ no row for them (section 7). They still matter while something can *read* them:
 
 * a goal chest with the ``tl_tokens`` counter (section 8), or a chest effect under the board
   whose steps read them;
+* the requirement of a technology not yet learned that reads them (a card set may write one:
+  it is checked at the Learn, section 5);
 * an effect whose condition, amount (``per``), target filter (``min_tokens``,
   ``exact_tokens``) or end-game score reads ``tl_tokens`` or ``self.tokens``, unless all it can
   do is remove knowledge (then what it reads only changes tokens again). Decline effects
@@ -109,12 +111,14 @@ class TokenReaders(Frozen):
     :param timeline: cards whose only live token readers are Timeline effects.
     :param anytime: cards with a token reader at another moment (immediate, anytime, a trigger).
     :param chests: chest letters whose goal or effect reads tokens.
+    :param requirements: technologies whose requirement reads tokens (while not learned).
     """
 
     scores: frozenset[int]
     timeline: tuple[int, ...]
     anytime: tuple[int, ...]
     chests: frozenset[int]
+    requirements: frozenset[int]
 
 
 def token_readers(st: GameState) -> TokenReaders:
@@ -122,8 +126,11 @@ def token_readers(st: GameState) -> TokenReaders:
     scores: set[int] = set()
     timeline: list[int] = []
     anytime: list[int] = []
+    requirements: set[int] = set()
     for c in sorted(st.setup.card_pool(st.book)):
         card: Card = st.book.cards[c]
+        if any(clause.counter in TOKEN_COUNTERS for clause in card.requirement):
+            requirements.add(c)
         moments = set()
         for e in card.effects:
             if not _effect_reads_tokens(e):
@@ -146,7 +153,8 @@ def token_readers(st: GameState) -> TokenReaders:
                     s.per in TOKEN_COUNTERS or s.filter.min_tokens is not None
                     or s.filter.exact_tokens is not None for s in all_steps(chest.steps)):
                 chests.add(k)
-    return TokenReaders(frozenset(scores), tuple(timeline), tuple(anytime), frozenset(chests))
+    return TokenReaders(frozenset(scores), tuple(timeline), tuple(anytime), frozenset(chests),
+                        frozenset(requirements))
 
 
 class TokenReadersCache:
@@ -184,13 +192,15 @@ def _contains(items: tuple[object, ...], card: int) -> bool:
 
 def tokens_dead(st: GameState, readers: TokenReaders, takes: Takes | None = None) -> bool:
     """True when nothing can read tokens any more (see the module): after the last decline, no
-    goal or chest under the board that reads them, no end-game score in the Past that reads
-    them, and every other reader either in the Past or a Timeline reader after the last
+    goal or chest under the board that reads them, no technology not learned whose requirement
+    reads them, no end-game score in the Past that reads them, and every other reader either in the Past or a Timeline reader after the last
     Timeline phase has queued its effects without it (or, before, one that cannot enter play
     in time; `takes`: the count of `_may_leave_deck`, none: that test is skipped)."""
     if not after_last_decline(st):
         return False
     if readers.chests and any(k in readers.chests for k in (*st.goal_chests, *st.chests_under)):
+        return False
+    if readers.requirements and any(t not in st.techs for t in readers.requirements):
         return False
     past = st.past
     if any(c in past for c in readers.scores):

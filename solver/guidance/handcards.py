@@ -10,7 +10,9 @@ Which card of the hand is which matters only to:
 * an effect that reads the *kind* of cards in the hand or the deck: a cost or discard limited to a
   card type (Moai Statue A7: two artifact cards from the hand), a count of the artifacts in the
   hand (``hand.artifact``), Calakmul's reveal (P33: the cities turned up go to the hand; its
-  count depends on what the deck holds, so on which cards were discarded before a reshuffle).
+  count depends on what the deck holds, so on which cards were discarded before a reshuffle),
+  the requirement of a technology not yet learned that counts some cards of the hand (a card
+  set may write one; checked at the Learn, section 5).
 
 Every other reader counts the hand (the hand limit, D4; the ``hand`` counter of conditions and
 goals) or takes any cards of it (an Archive, a discard, a cost). So when no Create whose card is
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from solver.engine.cards import Effect, Step, all_steps
 from solver.engine.goals import counters_of
@@ -38,6 +41,8 @@ from solver.engine.state import GameState
 from solver.frozen import Frozen
 from solver.guidance.endgame import after_last_decline, mentioned
 
+#: The moment of a reader that is a technology's requirement (`KindReaders.cards`).
+REQUIREMENT: Final = "requirement"
 #: Whether a Create whose card is not yet picked may still come (`solver.bounds.createsleft`).
 CreatesLeft = Callable[[GameState], bool]
 
@@ -65,7 +70,8 @@ def _reads_kinds(e: Effect) -> bool:
 class KindReaders(Frozen):
     """Who can read the kinds of cards in the hand or the deck in one game (fixed once dealt).
 
-    :param cards: (card, moment) of every card effect that does.
+    :param cards: (card, moment) of every card effect that does, and (technology,
+        ``"requirement"``) of every requirement that does.
     :param chests: a chest of the setup does (its goal or its effect).
     """
 
@@ -76,8 +82,10 @@ class KindReaders(Frozen):
 def kind_readers(st: GameState) -> KindReaders:
     """The `KindReaders` of the game `st` belongs to."""
     cards = st.book.cards
-    found = tuple((c, e.moment) for c in sorted(st.setup.card_pool(st.book))
-                  for e in cards[c].effects if _reads_kinds(e))
+    pool = sorted(st.setup.card_pool(st.book))
+    found = tuple((c, e.moment) for c in pool for e in cards[c].effects if _reads_kinds(e))
+    found += tuple((c, REQUIREMENT) for c in pool
+                   if any(_kind_counter(clause.counter) for clause in cards[c].requirement))
     data = st.setup.chest_data
     chests = data is not None and any(
         any(_kind_counter(c) for c in counters_of(ch.goal)) or _steps_read_kinds(ch.steps)
@@ -103,6 +111,8 @@ class KindReadersCache:
 def _may_run(st: GameState, card: int, moment: str) -> bool:
     """Whether an effect of `card` at `moment` that reads kinds may still run, no Create being
     able to come (see the module)."""
+    if moment == REQUIREMENT:  # read at a Learn of it
+        return card not in st.techs
     if st.book.cards[card].is_tech:
         return card not in st.techs or moment != "immediate" or mentioned(st, card)
     if moment == "endgame":
