@@ -13,12 +13,16 @@ import random
 import pytest
 
 import solver.bounds.cpsat.relaxation as relaxation
+import solver.bounds.cpsat.techdeal as techdeal
 from benchmarks.prove_from import given_lines
 from solver.bounds.cpsat.bound import relaxed_bound
+from solver.bounds.cpsat.relaxation import Relaxation
+from solver.bounds.cpsat.schedule import phase_of
 from solver.bounds.cpsat.techdeal import _needs, die_slots, walk
 from solver.engine.state import GameState
 from solver.search.status import Status
 from solver.solve import SolveConfig, solve
+from tests.builder import idx, play, position
 from tests.test_relaxation_tiles import CFG, LINES
 
 
@@ -124,10 +128,16 @@ def test_t3_h2_turn_15_start_is_bounded_by_its_line(monkeypatch: pytest.MonkeyPa
     Pythagoras (T31), Alchemy (T37) and Maya Script (T43) from the Level II discard pile, which
     turn 15's die roll and refills reshuffle; in no one reshuffle do all three come up within the
     Learns the model has (T31 needs the pile without Tiwanaku's T45, T37 with it or T28's...).
-    Now the bound there is the line's VP (the search proves it at the start of turn 15);
-    without the rule, more."""
+    With the rule the bound there is the line's VP (a solve given the line proves it before any
+    search); without it, more. Since session 38 the rule binds only in the model's lines where
+    no Pyramid of the Niches declines (its decline learns from the Level II deck's top 7 and
+    sends the rest under it, which the walk does not follow), and the model's static reach lets
+    P7, 50 cards deep here, be created and decline in turn 15: the bound is 79 again. Shown
+    with no such decline possible (`_decline_takers` None)."""
     st, end, rest = turn_start("t3-h2-s0", 15)
     assert end.value() == 78
+    assert relaxed_bound(st, CFG).bound == 79
+    monkeypatch.setattr(techdeal, "_decline_takers", lambda ctx, mons: None)
     assert relaxed_bound(st, CFG).bound == 78
     # a solve given the line proves it at the root bound, before any search
     res = solve(st, SolveConfig(node_limit=1, bound="cpsat"), incumbent=rest)
@@ -146,3 +156,29 @@ def test_a_heuristic_line_at_the_root_bound_is_optimal() -> None:
     res = solve(st, SolveConfig(node_limit=2000, bound="cpsat", exact=False))
     assert res.value == 78 and res.bound == 78
     assert res.status == Status.OPTIMAL
+
+
+def test_the_niches_declining_at_turn_15_may_learn_from_the_deck() -> None:
+    """The Pyramid of the Niches (P7) declines at turn 15, the middle of the game past: its
+    decline effect learns one of the Level II deck's top 7 (Hieroglyphs, T45, 7th, 4 VP: five
+    megaliths in the Past), a departure from the deck the card-by-card deal does not follow.
+    The deal rule must stand aside while such a decline effect can still run (the bound was 21
+    against this line's 23; `tiles.takes` counts no decline effect, none running in the last
+    turn). Found by a hunt for what the relaxation's arguments overlook."""
+    st = position(hand=["C1"], timeline={1: ["P7", "C9"], 2: ["TIME"]}, tokens={"P7": 0, "C9": 0},
+                  past=["C2", "C11", "M4", "M17", "M19", "M20", "M22", "P10", "P17", "P8"],
+                  lost=3, turn=15, time_space=2, time_visits=2, phase="decline",
+                  tiles=["T9", "T5", None, None, None, None, "T43", "T31", None])
+    t45 = idx(st, "T45")
+    deck = [c for c in st.tech_decks[1] if c != t45]
+    deck.insert(len(deck) - 6, t45)  # the top is the end of the list
+    st.tech_decks[1] = deck
+    st.deck = st.deck[-3:]  # a short builder deck: a short game
+    line = play(st.clone(), "!P7", "T28", "T29", "T30", "T32", "T33", "learn", "T9", "learn",
+                "T37")
+    assert line.is_terminal() and line.feasible() and t45 in line.techs
+    phase = phase_of(st)
+    assert phase is not None
+    result = Relaxation(st, phase, CFG).solve()
+    assert not result.infeasible and result.bound is not None
+    assert result.bound >= line.value() == 23

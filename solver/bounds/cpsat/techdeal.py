@@ -26,8 +26,10 @@ another's are dropped (a line in one also satisfies the other's constraints).
 The rule is left out wherever a departure of another kind may come: before the middle of the
 game (the flip deals a tile), with a technology in limbo or a tile operation under way, a
 chest that takes technologies, an effect that buries, holds or reveals technologies (Candi
-Kethek P35, Latin Alphabet T27, the Pyramid of the Niches P7: `tiles.takes`), or a die roll the
-deal does not hold.
+Kethek P35, Latin Alphabet T27, the Pyramid of the Niches P7: `tiles.takes`), or a die roll
+the deal does not hold. A decline effect that does so (P7's look at the Level II deck:
+`tiles.takes` counts no decline effect, none running in the last turn) voids the rule in the
+model's lines where its card declines into the Past, while a decline phase is still to come.
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ from typing import Final
 from solver.bounds.cpsat.context import Context, LinExpr
 from solver.bounds.cpsat.tiles import takes
 from solver.bounds.cpsat.variables import Monuments, Technologies
-from solver.bounds.techrow import chests_take_techs, tile_ops_under_way
+from solver.bounds.simple import decline_phases_left
+from solver.bounds.techrow import TILE_OPS, chests_take_techs, tile_ops_under_way
+from solver.engine.cards import all_steps
 from solver.engine.state import GameState
 from solver.rng import shuffled
 
@@ -180,6 +184,23 @@ def _needs(depths: Depths, cards: Sequence[int]) -> tuple[dict[int, int], list[d
     return none, kept
 
 
+def _decline_takers(ctx: Context, monuments: Monuments) -> LinExpr | None:
+    """True in the model's lines where a monument whose decline effect takes technologies
+    (`TILE_OPS`: the Pyramid of the Niches' look at the Level II deck) declines into the Past
+    in a decline phase still to come (None when none can)."""
+    if not decline_phases_left(ctx.state):
+        return None
+    takers = [c for c in sorted(monuments.in_past) if any(
+        e.moment == "decline" and any(s.op in TILE_OPS for s in all_steps(e.steps))
+        for e in ctx.cards[c].effects)]
+    if not takers:
+        return None
+    some = ctx.model.new_bool_var("deal_decline_taker")
+    for c in takers:
+        ctx.model.add(some >= monuments.in_past[c])
+    return some
+
+
 def limit_deals(ctx: Context, techs: Technologies, monuments: Monuments) -> None:
     """The constraints of the module (where they hold: see its last paragraph)."""
     st, m, cards = ctx.state, ctx.model, ctx.cards
@@ -195,6 +216,7 @@ def limit_deals(ctx: Context, techs: Technologies, monuments: Monuments) -> None
     if slots is None:
         return
     held = {t for _, t in st.held}
+    escape = _decline_takers(ctx, monuments)  # true: the rule does not bind (module)
     for level in (1, 2):
         mine = [t for t in techs.learnable if cards[t].level == level and t not in held]
         if not mine:
@@ -221,8 +243,10 @@ def limit_deals(ctx: Context, techs: Technologies, monuments: Monuments) -> None
                     open_to.append(z)
                     need = need + (sc[t] + 1) * z
             x = techs.learned[t]
-            if not open_to:
-                m.add(x == 0)
-                continue
-            m.add(x <= sum(open_to))
-            m.add(departures >= need - big * (1 - x))
+            rules = [x == 0] if not open_to else [
+                x <= sum(open_to), departures >= need - big * (1 - x)]
+            for rule in rules:
+                if escape is None:
+                    m.add(rule)
+                else:
+                    m.add(rule).only_enforce_if(~escape)
