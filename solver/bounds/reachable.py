@@ -73,7 +73,6 @@ from solver.frozen import Frozen
 UNBOUNDED: Final = 1_000_000
 LEARN_OPS: Final = frozenset({"learn", "niches", "gain_held_tech"})
 POULNABRONE_PAST: Final = 11
-POULNABRONE: Final = "poulnabrone"
 #: Gains are 4-vectors: Creates that may be of a monument, Creates that may be of an artifact,
 #: Learns, lost knowledge removed.
 MONUMENT: Final = 0
@@ -269,9 +268,8 @@ def pending_steps(st: GameState) -> list[tuple[Step, ...]]:
     """The steps of the work on the stack still to run: an effect resolving (``F_STEPS``, from
     its next step), a "you may" asked (``D_YESNO``), the effects queued (``F_EFFECT``,
     ``D_ORDER``, ``F_LEARN_TRIGGERS``; a chest's by its index past `CHEST_BASE`), a chest being
-    used (``D_CHEST_USE``), the rest of an effect whose "up to" payment is under way
-    (``D_DISCARD_VAR``, ``D_ARTIFACT_PAY``: it runs once the payment is done). Chests under the
-    board not yet used are not on the stack: callers read `GameState.chests_under` themselves."""
+    used (``D_CHEST_USE``), the rest of an effect paying "up to" (``D_DISCARD_VAR``,
+    ``D_ARTIFACT_PAY``). Chests under the board are not on the stack (`GameState.chests_under`)."""
     out: list[tuple[Step, ...]] = []
     cards = st.book.cards
     data = st.setup.chest_data
@@ -319,7 +317,7 @@ def in_flight(st: GameState, memo: ReachMemo, lost_max: int = UNBOUNDED) -> tupl
                     effect = cards[c].effects[i]
                     if lost_max < UNBOUNDED and lost_needed(effect) > lost_max:
                         continue
-                    if effect.special == POULNABRONE:  # its extra Create, not yet asked
+                    if effect.special == "poulnabrone":  # its extra Create, not yet asked
                         gains = _add(gains, (1, 0, 0, 0))
                     gains = _add(gains, memo.gains(effect.steps))
                 elif data is not None:

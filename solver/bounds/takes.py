@@ -50,29 +50,23 @@ from solver.bounds.reachable import (
     Reach,
     ReachMemo,
     in_flight,
+    pending_steps,
 )
 from solver.engine.cards import ARTIFACT, CITY, Card, Step, all_steps
 from solver.engine.frames import (
     D_ACTION,
     D_ARCHIVE,
-    D_ARTIFACT_PAY,
-    D_CHEST_USE,
     D_CREATE_CARD,
     D_CREATE_SPACE,
     D_DISCARD_VAR,
     D_EXCAVATE,
     D_KENSINGTON,
-    D_ORDER,
     D_PAY,
-    D_YESNO,
-    F_EFFECT,
     F_EXCAVATE_DRAW,
     F_EXCAVATE_TRIGGERS,
-    F_LEARN_TRIGGERS,
-    F_STEPS,
     F_TIMELINE_PHASE,
 )
-from solver.engine.state import CHEST_BASE, HAND_LIMIT, GameState
+from solver.engine.state import HAND_LIMIT, GameState
 from solver.frozen import Frozen
 
 #: What one effect activation can take at most (see the module).
@@ -425,39 +419,11 @@ def flight_takes(st: GameState) -> tuple[int, int]:
     the deck and remove from the hand; a decision on the stack that removes cards from the hand
     (a cost, an Archive, a discard, a Create not yet placed) at most 10 (D4)."""
     flight = out = 0
-    cards = st.book.cards
+    for steps in pending_steps(st):  # a payment's rest: with any number of units paid
+        flight += steps_take(steps)
+        out += steps_out(steps)
+    out += HAND_LIMIT * sum(1 for fr in st.stack if fr[0] in OUT_FRAMES)
     data = st.setup.chest_data
-    for fr in st.stack:
-        kind = fr[0]
-        steps: tuple[Step, ...] = ()
-        if kind == F_STEPS:
-            steps = fr[2][fr[3]:]
-        elif kind == D_YESNO:
-            steps = fr[2]
-        elif kind in (F_EFFECT, D_ORDER, F_LEARN_TRIGGERS):
-            items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1] if kind == D_ORDER else fr[2]
-            for c, i in items:
-                if c < CHEST_BASE:
-                    flight += steps_take(cards[c].effects[i].steps)
-                    out += steps_out(cards[c].effects[i].steps)
-                elif data is not None:
-                    flight += steps_take(data.chests[c - CHEST_BASE].steps)
-                    out += steps_out(data.chests[c - CHEST_BASE].steps)
-        elif kind == D_CHEST_USE and data is not None:
-            steps = data.chests[fr[1]].steps
-        elif kind in (D_DISCARD_VAR, D_ARTIFACT_PAY):
-            # a payment of "up to" cards (or of artifacts) under way: the rest of its effect
-            # waits in the frame and runs with the units paid, at most the payment's `most`
-            # (Earthquake Engineering's draw, T17)
-            then: tuple[Step, ...] = fr[2]
-            paid = fr[3] if kind == D_DISCARD_VAR else 0
-            flight += min(UNBOUNDED, steps_look(then) + steps_draw(then, paid))
-            out += steps_out(then) + (HAND_LIMIT if kind in OUT_FRAMES else 0)
-        elif kind in OUT_FRAMES:
-            out += HAND_LIMIT
-        if steps:
-            flight += steps_take(steps)
-            out += steps_out(steps)
     if st.chests_under and data is not None:
         for k in st.chests_under:
             flight += steps_take(data.chests[k].steps)
