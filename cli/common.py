@@ -20,7 +20,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cli.options import DealOptions
+from cli.options import DealOptions, deal_options_given
 from puzzles.chests import DEFAULT
 from puzzles.deal import build_setup, left_out_note, load_cards
 from puzzles.lines import relocate
@@ -83,6 +83,15 @@ def line_text(data: dict[str, Any], dest: Path | None) -> str:
 def note(message: str) -> None:
     """A diagnostic on stderr."""
     typer.echo(message, err=True)
+
+
+def refuse_deal_beside_from(deal: DealOptions, from_file: Path | None) -> None:
+    """Exit 2 when deal options are given beside ``--from``: the position file names its own
+    deal, so they would be ignored."""
+    given = deal_options_given(deal) if from_file is not None else []
+    if given:
+        fail(f"--from and {', '.join(given)}: the position file names its own deal; leave out "
+             "the deal options")
 
 
 def domain_errors(command: Callable[P, R]) -> Callable[P, R]:

@@ -146,8 +146,7 @@ class DealOptions:
 
 
 def deal_options_given(deal: DealOptions) -> list[str]:
-    """The deal options given other than their defaults, as typed (``--trial``...): with
-    ``--from`` (the position names its own deal) they would be ignored, so they are refused."""
+    """The deal options given other than their defaults, as typed (``--trial``...)."""
     default = DealOptions()
     return [f"--{f.name.replace('_', '-')}" for f in fields(DealOptions)
             if getattr(deal, f.name) != getattr(default, f.name)]

@@ -15,7 +15,16 @@ from typing import Annotated
 
 import typer
 
-from cli.common import Output, check_out, deal_setup, domain_errors, fail, line_text, write_out
+from cli.common import (
+    Output,
+    check_out,
+    deal_setup,
+    domain_errors,
+    fail,
+    line_text,
+    refuse_deal_beside_from,
+    write_out,
+)
 from cli.lineview import print_game
 from cli.options import (
     CardsOption,
@@ -35,7 +44,6 @@ from cli.options import (
     TimeSpaceOption,
     TrialOption,
     TrialsOption,
-    deal_options_given,
 )
 from puzzles.table import goal_rows
 from solver.engine.cards import CardBook
@@ -115,10 +123,7 @@ def play_command(
         if not interactive or json_output:
             fail("--from needs --interactive" if not interactive
                  else "--json: not with --interactive (the game goes to --out)")
-        given = deal_options_given(deal) if from_file is not None else []
-        if given:
-            fail(f"--from and {', '.join(given)}: the position file names its own deal; "
-                 "leave out the deal options")
+        refuse_deal_beside_from(deal, from_file)
         from cli.interactive import play_interactive  # lazy: start-up (no solver)
 
         play_interactive(deal, from_file, out_file, hint_time, hint_nodes)

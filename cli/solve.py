@@ -36,6 +36,7 @@ from cli.common import (
     fail,
     line_text,
     note,
+    refuse_deal_beside_from,
     write_out,
 )
 from cli.lineplot import check_plot, draw_line
@@ -67,7 +68,6 @@ from cli.options import (
     TTMemoryOption,
     ViewOptions,
     WorkersOption,
-    deal_options_given,
 )
 from puzzles.lines import load_position_file, verify_line
 from solver.bounds.bound import BOUND_NAMES
@@ -99,10 +99,7 @@ def _config(opts: SolveOptions, first: bool) -> SolveConfig:
     cores are capped at the cores, with a note (they would only share the cores, and the node
     budget, a total over the workers, would be cut into slivers)."""
     time_limit, node_limit = opts.time_limit, opts.node_limit
-    given = deal_options_given(opts.deal) if opts.from_file is not None else []
-    if given:
-        fail(f"--from and {', '.join(given)}: the position file names its own deal; leave "
-             f"out the deal options")
+    refuse_deal_beside_from(opts.deal, opts.from_file)
     if time_limit is not None and node_limit is not None:
         fail("--time-limit and --node-limit: give one budget, not both")
     if time_limit is not None and not 0 < time_limit <= MAX_SECONDS:
