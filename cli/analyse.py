@@ -29,10 +29,9 @@ import typer
 from rich.console import Console
 from rich.progress import Progress as Bar
 
-from cli.common import Output, domain_errors, fail, note
+from cli.common import Output, available_cores, capped_at_cores, domain_errors, fail, note
 from cli.lineplot import check_plot
 from cli.options import MANY_SOLVES_BOUND, BoundOption, JsonOption
-from cli.solve import available_cores
 from puzzles.lines import read_line_file, replay
 from solver.analysis.review import Review, ReviewConfig, TurnReview, review_game
 from solver.bounds.bound import BOUND_NAMES
@@ -57,10 +56,7 @@ def review_config(time_limit: float | None, node_limit: int | None, workers: int
         fail(f"--node-limit: must be a whole number from 1 to {MAX_NODES:,}, got {node_limit}")
     if workers < 1:
         fail(f"--workers: must be at least 1, got {workers}")
-    if workers > available_cores():
-        note(f"note: --workers {workers}: capped at {available_cores()}, the cores this process "
-             "may use")
-        workers = available_cores()
+    workers = capped_at_cores("--workers", workers)
     if bound not in BOUND_NAMES:
         fail(f"--bound: must be one of {', '.join(BOUND_NAMES)}, got {bound!r}")
     if time_limit is None and node_limit is None:

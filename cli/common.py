@@ -85,6 +85,24 @@ def note(message: str) -> None:
     typer.echo(message, err=True)
 
 
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def capped_at_cores(option: str, n: int, why: str = "") -> int:
+    """`n` processes asked by `option`, at most the cores this process may use (more would only
+    share them), with a note when capped (`why`: what the cap changes, or not)."""
+    cores = available_cores()
+    if n <= cores:
+        return n
+    note(f"note: {option} {n}: capped at {cores}, the cores this process may use"
+         + (f" ({why})" if why else ""))
+    return cores
+
+
 def refuse_deal_beside_from(deal: DealOptions, from_file: Path | None) -> None:
     """Exit 2 when deal options are given beside ``--from``: the position file names its own
     deal, so they would be ignored."""

@@ -18,7 +18,6 @@ found so far.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -30,6 +29,7 @@ from rich.table import Table
 
 from cli.common import (
     Output,
+    capped_at_cores,
     check_out,
     deal_setup,
     domain_errors,
@@ -87,13 +87,6 @@ def _root(opts: SolveOptions) -> GameRecord:
     return GameRecord.new(setup, book)
 
 
-def available_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system tells it)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
-
-
 def _config(opts: SolveOptions, first: bool) -> SolveConfig:
     """The solve's budget and switches, or exit 2 naming the bad option. More workers than
     cores are capped at the cores, with a note (they would only share the cores, and the node
@@ -111,11 +104,8 @@ def _config(opts: SolveOptions, first: bool) -> SolveConfig:
         fail(f"--workers: must be at least 1, got {opts.workers}")
     if opts.bound not in BOUND_NAMES:
         fail(f"--bound: must be one of {', '.join(BOUND_NAMES)}, got {opts.bound!r}")
-    workers, cores = opts.workers, available_cores()
-    if workers > cores:
-        note(f"note: --workers {workers}: capped at {cores}, the cores this process may use "
-             "(a node-limited result depends on the number of workers)")
-        workers = cores
+    workers = capped_at_cores("--workers", opts.workers,
+                              "a node-limited result depends on the number of workers")
     if time_limit is None and node_limit is None:
         node_limit = 200_000
     return SolveConfig(time_limit=time_limit, node_limit=node_limit, workers=workers,

@@ -59,10 +59,17 @@ from benchmarks.sweep.report import (
 from benchmarks.sweep.run import DROP, SweepTally, run_sweep
 from benchmarks.sweep.store import SweepStore
 from benchmarks.sweep.tasks import worker_identity
-from cli.common import Output, domain_errors, fail, note, write_out
+from cli.common import (
+    Output,
+    available_cores,
+    capped_at_cores,
+    domain_errors,
+    fail,
+    note,
+    write_out,
+)
 from cli.lineplot import check_plot
 from cli.options import MANY_SOLVES_BOUND, BoundOption
-from cli.solve import available_cores
 from solver.engine.record import dumps
 
 sweep_app = typer.Typer(
@@ -164,17 +171,13 @@ def _backend(workers: int | None, dask: str | None, dask_local: int | None,
                              ("--dask-local", dask_local)) if v is not None]
     if len(chosen) > 1:
         fail(f"{' and '.join(chosen)}: choose one backend")
-    cores = available_cores()
-    if dask_local is not None and dask_local > cores:
-        note(f"note: --dask-local {dask_local}: capped at {cores}, the cores this process may use")
-        dask_local = cores
+    if dask_local is not None:
+        dask_local = capped_at_cores("--dask-local", dask_local)
     if dask is not None or dask_local is not None:
         return DaskCluster(dask, dask_local, deadline)
-    if workers is not None and workers > cores:
-        note(f"note: --workers {workers}: capped at {cores}, the cores this process may use (the "
-             "rows do not depend on the number of workers)")
-        workers = cores
-    return ProcessPool(workers if workers is not None else cores, deadline)
+    workers = available_cores() if workers is None else capped_at_cores(
+        "--workers", workers, "the rows do not depend on the number of workers")
+    return ProcessPool(workers, deadline)
 
 
 def _command(**options: Any) -> str:

@@ -4,10 +4,10 @@ again, its decisions replayed and its claims checked (the line-file contract is
 
 Files that travel: a line file of format 2 names its data files (a card-set file, a chest file)
 by paths relative to its own folder (`relocate` writes them so), so a line file and its data
-files can be moved together; a data file named by an absolute path keeps it. In memory a setup names them as the working directory sees them
-(`resolve_data_files` reads them so). A line file without ``format`` is format 1: its paths were
-written as given on the command line, relative to the working directory; both places are tried,
-and the sha256 of each file decides.
+files can be moved together; a data file named by an absolute path keeps it. In memory a setup
+names them as the working directory sees them (`resolve_data_files` reads them so). A line file
+without ``format`` is format 1: its paths were written as given on the command line, relative
+to the working directory; both places are tried, and the sha256 of each file decides.
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def _relative(name: str, folder: Path) -> str:
     try:
         return os.path.relpath(Path.cwd() / path, folder)
     except ValueError:  # another drive (Windows)
-        return str(path)
+        return str(Path.cwd() / path)
 
 
 def relocate(data: dict[str, Any], dest: Path | None) -> dict[str, Any]:

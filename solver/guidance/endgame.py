@@ -193,9 +193,10 @@ def _contains(items: tuple[object, ...], card: int) -> bool:
 def tokens_dead(st: GameState, readers: TokenReaders, takes: Takes | None = None) -> bool:
     """True when nothing can read tokens any more (see the module): after the last decline, no
     goal or chest under the board that reads them, no technology not learned whose requirement
-    reads them, no end-game score in the Past that reads them, and every other reader either in the Past or a Timeline reader after the last
-    Timeline phase has queued its effects without it (or, before, one that cannot enter play
-    in time; `takes`: the count of `_may_leave_deck`, none: that test is skipped)."""
+    reads them, no end-game score in the Past that reads them, and every other reader either
+    in the Past or a Timeline reader after the last Timeline phase has queued its effects
+    without it (or, before, one that cannot enter play in time; `takes`: the count of
+    `_may_leave_deck`, none: that test is skipped)."""
     if not after_last_decline(st):
         return False
     if readers.chests and any(k in readers.chests for k in (*st.goal_chests, *st.chests_under)):
