@@ -53,6 +53,7 @@ from benchmarks.sweep.report import (
     plain_table,
     setting_title,
     settings,
+    shared_decks,
     summarize,
     table_rows,
 )
@@ -293,7 +294,9 @@ def report_command(
     json_output: Annotated[bool, typer.Option(
         "--json", help="Print a list of one object per (trial, hand): trial, hand, deals, won, "
         "unwinnable, unknown, rate_low, rate_high, ci_low, ci_high, mean_vp, median_vp, "
-        "proven_optimal, and the setting (budget, bound, version, data_sha256).")] = False,
+        "proven_optimal, seeds (builder decks: fewer than deals when die seeds are crossed, "
+        "and the interval is then too narrow), and the setting (budget, bound, version, "
+        "data_sha256).")] = False,
     plot: Annotated[Path | None, typer.Option(
         "--plot", metavar="FILE.png", help="Also draw a heat map (trials x hands, share won, "
         "unknown share hatched; extra 'plot': matplotlib).")] = None,
@@ -332,6 +335,9 @@ def report_command(
                      "unknowns remain; 95% CI: Clopper-Pearson (exact binomial), the lower end "
                      "of won's interval to the upper end of (deals - unwinnable)'s; VP: of the "
                      "lines found; optimal: proven optimal")
+            warning = shared_decks(summary)
+            if warning is not None:
+                out.line(warning)
     if plot is not None:
         note(f"heat map written to {plot}")
 

@@ -26,7 +26,7 @@ from benchmarks.sweep.plan import (
     parse_numbers,
 )
 from benchmarks.sweep.pool import ProcessPool
-from benchmarks.sweep.report import interval, summarize
+from benchmarks.sweep.report import interval, shared_decks, summarize
 from benchmarks.sweep.run import DROP, GO, STOP, run_sweep
 from benchmarks.sweep.store import SweepStore
 from benchmarks.sweep.tasks import mismatch, solve_deal, worker_identity
@@ -70,6 +70,10 @@ def test_the_plan_is_seed_first_and_crosses_die_seeds() -> None:
 def test_budget_key_and_deadline() -> None:
     assert Budget(node_limit=2000).key == "nodes=2000"
     assert Budget(time_limit=1.5).key == "seconds=1.5"
+    assert Budget(time_limit=60).key == "seconds=60"
+    # a budget :g would round into another's rows keeps its exact spelling
+    assert Budget(time_limit=0.05000004).key == "seconds=0.05000004"
+    assert Budget(time_limit=1.234567).key == "seconds=1.234567"
     assert Budget(time_limit=10).default_deadline() == 80.0
     assert Budget(node_limit=20_000).default_deadline() == 80.0
     for bad in ({}, {"node_limit": 1, "time_limit": 1.0}, {"node_limit": 0}):
@@ -154,6 +158,20 @@ def test_store_refuses_files_that_are_not_sweeps(tmp_path: Path) -> None:
         SweepStore(other)
     with pytest.raises(SweepError, match="does not exist"):
         SweepStore(tmp_path / "missing.sqlite", create=False)
+
+
+def test_reading_a_file_that_is_not_a_sweep_leaves_it_as_it_was(tmp_path: Path) -> None:
+    """`sweep report` / `export` (a store opened to read) refuse another SQLite file without
+    putting it in WAL mode."""
+    other = tmp_path / "o.sqlite"
+    sqlite3.connect(other).execute("CREATE TABLE x (a)").connection.commit()
+    with pytest.raises(SweepError, match="not a sweep database"):
+        SweepStore(other, create=False)
+    assert sqlite3.connect(other).execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    with SweepStore(tmp_path / "s.sqlite") as store:
+        store.add(fake_row(sweep_of().tasks()[0]), None)
+    with SweepStore(tmp_path / "s.sqlite", create=False) as store:
+        assert len(store.rows()) == 1
 
 
 def _open_store(path: str, answers: Any) -> None:
@@ -250,6 +268,24 @@ def test_driver_stores_every_deal_and_resumes_without_redoing(tmp_path: Path) ->
         assert [tuple(r) for r in runs] == [(5, len(first.handed)), (5, 5 - len(first.handed))]
 
 
+def test_a_deal_another_sweep_stored_first_counts_as_stored(tmp_path: Path) -> None:
+    """Two sweeps sharing a file: a deal the other stored after this one planned its work is
+    stored (the first row kept, with its status), not missing."""
+    sweep = sweep_of(seeds=(0, 1))
+
+    class Late(SweepStore):  # planned before the other sweep's rows landed
+        def done(self, *args: Any) -> dict[tuple[int, str, int, int], str]:
+            return {}
+
+    with SweepStore(tmp_path / "s.sqlite") as store:
+        run_sweep(sweep, store, Scripted(status="unknown"))
+    with Late(tmp_path / "s.sqlite") as store:
+        tally = run_sweep(sweep, store, Scripted(status="won"))
+        assert tally.complete and tally.solved == 0 and tally.already == 2
+        assert tally.outcomes == {"won": 0, "unwinnable": 0, "unknown": 2}
+        assert [r["status"] for r in store.rows()] == ["unknown", "unknown"]
+
+
 def test_driver_retries_then_reports_a_failed_deal(tmp_path: Path) -> None:
     sweep = sweep_of(seeds=(0, 1, 2))
     with SweepStore(tmp_path / "s.sqlite") as store:
@@ -342,6 +378,18 @@ def test_interval_brackets_the_rate_range(n: int) -> None:
                 + [fake_row(task, "unknown")] * (n - won - unwinnable))
         [s] = summarize(rows)
         assert 0 <= s["ci_low"] <= s["rate_low"] <= s["rate_high"] <= s["ci_high"] <= 1
+
+
+def test_report_warns_when_deals_share_decks() -> None:
+    """Crossed die seeds: deals on one deck are not independent; the report says the interval
+    is too narrow, and does not when each deal has its own deck."""
+    crossed = sweep_of(seeds=(0, 1), die_seeds=(0, 1, 2)).tasks()
+    [s] = summarize([fake_row(t) for t in crossed])
+    assert (s["deals"], s["seeds"]) == (6, 2)
+    warning = shared_decks([s])
+    assert warning is not None and "6 deals on 2 decks" in warning and "too narrow" in warning
+    [s] = summarize([fake_row(t) for t in sweep_of(seeds=(0, 1, 2)).tasks()])
+    assert (s["deals"], s["seeds"]) == (3, 3) and shared_decks([s]) is None
 
 
 def test_report_keeps_settings_apart() -> None:

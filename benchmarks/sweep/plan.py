@@ -116,10 +116,13 @@ class Budget:
 
     @property
     def key(self) -> str:
-        """The budget as stored in the database: ``nodes=20000`` or ``seconds=30``."""
+        """The budget as stored in the database: ``nodes=20000`` or ``seconds=30``; a time
+        limit in its shortest exact spelling (``seconds=0.05000004``, never rounded into
+        another budget's rows)."""
         if self.node_limit is not None:
             return f"nodes={self.node_limit}"
-        return f"seconds={self.time_limit:g}"
+        short = f"{self.time_limit:g}"
+        return f"seconds={short if float(short) == self.time_limit else repr(self.time_limit)}"
 
     def default_deadline(self) -> float:
         """Seconds a task may take before it is given up (and retried): twice a time limit, or

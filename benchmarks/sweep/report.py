@@ -13,7 +13,11 @@ For the n deals of a trial and hand (one budget, bound, heritage version and dat
   test exactly: its coverage is at least 95% for every rate (Wilson's is 95% only on average),
   at the price of a slightly wider interval;
 * ``mean_vp`` and ``median_vp`` of the witness lines found, and ``proven_optimal``: how many of
-  them were proven optimal (the exact search finished).
+  them were proven optimal (the exact search finished);
+* ``seeds``: how many builder decks (seeds) the deals use. The interval counts the n deals as
+  independent draws; deals that share a deck and differ only in their die seed are not (a
+  deck that wins with one die tends to win with another), so where ``seeds < deals`` the
+  interval is too narrow, and the report says so (`shared_decks`).
 
 Rows of different budgets, bounds, heritage versions or data answer different questions: each
 such *setting* gets its own table.
@@ -74,10 +78,24 @@ def summarize(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             "mean_vp": statistics.fmean(vps) if vps else None,
             "median_vp": statistics.median(vps) if vps else None,
             "proven_optimal": sum(1 for r in group if r["solve_status"] == "OPTIMAL"),
+            "seeds": len({int(r["seed"]) for r in group}),
             "budget": setting[0], "bound": setting[1], "version": setting[2],
             "data_sha256": setting[3], "ci_method": "clopper-pearson",
         })
     return out
+
+
+def shared_decks(summary: Sequence[dict[str, Any]]) -> str | None:
+    """The warning for groups whose deals share builder decks (module docstring), or None."""
+    shared = [s for s in summary if s["seeds"] < s["deals"]]
+    if not shared:
+        return None
+    named = ", ".join(f"trial {s['trial']} hand {s['hand']} ({s['deals']} deals on "
+                      f"{s['seeds']} decks)" for s in shared[:3])
+    more = f" and {len(shared) - 3} more" if len(shared) > 3 else ""
+    return (f"note: {named}{more}: deals that differ only in their die seed share a deck, so "
+            "they are not independent and the 95% CI, which counts them as independent, is too "
+            "narrow; sweep more --seeds with one die seed each for an interval that holds")
 
 
 def settings(summary: Sequence[dict[str, Any]]) -> list[Setting]:

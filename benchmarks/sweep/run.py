@@ -8,6 +8,8 @@
 3. Collect ended tasks: a row is stored and committed at once; an error (worker lost, deadline
    passed, an exception) puts the deal back at the front of the queue until it has failed
    `retries` + 1 times, then it is reported as failed (not stored: the next run tries again).
+   A deal another sweep on the same file stored meanwhile counts as stored before, with the
+   status of the row kept (the first).
    A worker refusing the sweep (another heritage version or data) stops it.
 4. Interrupts (`interrupts()`, e.g. Ctrl-C counted by the command line): the first stops
    handing out tasks and waits for the running ones to end, the second drops them. Every row
@@ -109,6 +111,9 @@ def run_sweep(sweep: Sweep, store: SweepStore, backend: Backend, *, retries: int
             if store.add(out.row, tally.run):
                 tally.solved += 1
                 tally.outcomes[out.row["status"]] += 1
+            else:  # another sweep on the file stored it first: its row is the one kept
+                tally.already += 1
+                tally.outcomes[store.status(out.row)] += 1
             if on_row is not None:
                 on_row(out.row, tally)
         else:

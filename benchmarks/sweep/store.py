@@ -84,7 +84,16 @@ class SweepStore:
     def _open(self, create: bool) -> None:
         """Put the file in WAL mode, then check its schema, creating it in a new file, in one
         immediate transaction: sweeps that start on one new file at once each see either no
-        table (and create them) or the whole schema with its version."""
+        table (and create them) or the whole schema with its version. A file opened only to
+        read (`create` false) is checked in a plain transaction and left as it is (a sweep
+        database is in WAL mode already; any other SQLite file is refused untouched)."""
+        if not create:
+            self.db.execute("BEGIN")
+            try:
+                self._check_schema(create)
+            finally:
+                self.db.execute("ROLLBACK")
+            return
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")  # WAL: a killed process loses nothing
         self.db.execute("BEGIN IMMEDIATE")
@@ -167,6 +176,17 @@ class SweepStore:
                 f"INSERT OR IGNORE INTO deals ({', '.join(COLUMNS)}) "
                 f"VALUES ({', '.join('?' * len(COLUMNS))})", values)
         return cur.rowcount == 1
+
+    def status(self, row: dict[str, Any]) -> str:
+        """The status stored for the deal and setting of `row` (the row kept: the first)."""
+        with self._errors("read"):
+            have = self.db.execute(
+                f"SELECT status FROM deals WHERE {' AND '.join(f'{c} = ?' for c in KEY)}",
+                [row[c] for c in KEY]).fetchone()
+        if have is None:
+            raise SweepError(f"--db: {self.path}: the row of trial {row['trial']} hand "
+                             f"{row['hand']} seed {row['seed']} is missing")
+        return str(have[0])
 
     def rows(self, *, budget: str | None = None, bound: str | None = None,
              deal: tuple[int, str, int, int] | None = None) -> list[dict[str, Any]]:
