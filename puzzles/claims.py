@@ -14,11 +14,15 @@ one makes the line invalid:
 * ``goals_met``: whether every goal chest is met;
 * ``status``: FEASIBLE and OPTIMAL need a line that meets every goal, UNKNOWN and INFEASIBLE a
   line that misses one (or none at all);
-* ``bound`` and ``gap``: the gap is the bound less the VP, the bound at least the VP.
+* ``bound`` and ``gap``: the gap is the bound less the VP; the bound is at least the VP, and
+  at least the score of the line itself when it meets every goal (a bound of goal-meeting lines
+  below one of them is false whether or not ``vp`` is claimed); INFEASIBLE has no bound;
+* ``proven_from_turn`` (a FEASIBLE solve's tail proof): a turn of the game.
 
 Some claims cannot be decided by replaying one line: that no line scores more (``status``
-OPTIMAL, the ``bound``) or that no line meets every goal (INFEASIBLE). They are reported as
-"claimed, not verified", never as valid.
+OPTIMAL, the ``bound``), that no line meets every goal (INFEASIBLE), or that the line's play
+from a turn on is the best there (``proven_from_turn``). They are reported as "claimed, not
+verified", never as valid.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from solver.engine.chestcards import ChestDataError
 from solver.engine.errors import quote
 from solver.engine.goal_check import goals_json
 from solver.engine.record import SCORE_ROWS, GameRecord
+from solver.engine.setup import turns_for
 
 STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN")
 
@@ -72,15 +77,22 @@ def claim_shapes(data: dict[str, Any]) -> str | None:
                               or not all(isinstance(g, dict) for g in goals)):
         return f"goals: expected a list of goal objects, got {json_quote(goals)}"
     for key, kinds in (("vp", (int,)), ("bound", (int,)), ("gap", (int,)), ("status", (str,)),
-                       ("goals_met", (bool,))):
+                       ("goals_met", (bool,)), ("proven_from_turn", (int,))):
         value = data.get(key)
         if value is None:
             continue
         if not isinstance(value, kinds) or (kinds == (int,) and isinstance(value, bool)):
             want = {"vp": "a whole number or null", "bound": "a whole number or null",
                     "gap": "a whole number or null", "status": "a status",
-                    "goals_met": "true or false"}[key]
+                    "goals_met": "true or false",
+                    "proven_from_turn": "a turn (a whole number) or null"}[key]
             return f"{key}: expected {want}, got {json_quote(value)}"
+    start = data.get("solved_from")
+    if start is not None and not (isinstance(start, dict) and set(start) == {"turn", "decisions"}
+                                  and all(isinstance(v, int) and not isinstance(v, bool)
+                                          and v >= 0 for v in start.values())):
+        return (f"solved_from: expected {{\"turn\": T, \"decisions\": N}}, got "
+                f"{json_quote(start)}")
     return None
 
 
@@ -100,7 +112,7 @@ def check_claims(data: dict[str, Any], record: GameRecord, trials: str = DEFAULT
     missed = tuple(f"{g['chest']}: {g['goal']}" for g in goals if not g["met"])
     met = None if not goals else not missed
     unverified = _unverifiable(data)
-    checks = (_score, _goals, _trial, _vp, _goals_met, _status, _bound)
+    checks = (_score, _goals, _trial, _vp, _goals_met, _status, _bound, _proven_from)
     for check in checks:
         if not strict and check in (_score, _goals) and data.get(
                 "score" if check is _score else "goals") is None:
@@ -234,23 +246,50 @@ def _bound(data: dict[str, Any], record: GameRecord, goals: list[dict[str, Any]]
             return f"{name}: expected a whole number or null, got {quote(value)}"
     if isinstance(vp, int) and bound is not None and bound < vp:
         return f"bound: the line claims {bound}, below its own VP {vp}"
+    met, total = all(g["met"] for g in goals), _total(record)
+    if met and bound is not None and bound < total:
+        return (f"bound: the line claims {bound}, below the {total} VP its own line scores "
+                f"meeting every goal")
+    if data.get("status") == "INFEASIBLE" and bound is not None:
+        return f"bound: the line claims INFEASIBLE (no goal-meeting line) and a bound {bound}"
     if "gap" in data:
         want = None if not isinstance(vp, int) or bound is None else bound - vp
         if gap != want:
             return f"gap: the line claims {quote(gap)}; its bound less its VP is {quote(want)}"
-    if data.get("status") == "OPTIMAL" and isinstance(vp, int) and bound is not None \
-            and bound != vp:
-        return f"bound: the line claims OPTIMAL with bound {bound}, not its VP {vp}"
+    if data.get("status") == "OPTIMAL" and met and bound is not None and bound != total:
+        return f"bound: the line claims OPTIMAL with bound {bound}, not its VP {total}"
+    return None
+
+
+def _proven_from(data: dict[str, Any], record: GameRecord, goals: list[dict[str, Any]],
+                 trials: str) -> str | None:
+    turn = data.get("proven_from_turn")
+    if turn is None:
+        return None
+    last = turns_for(record.setup.time_space)
+    if not 1 <= turn <= last:
+        return f"proven_from_turn: {turn} is not a turn of this game (1-{last})"
+    if data.get("status") != "FEASIBLE":
+        return (f"proven_from_turn: a tail proof belongs to a FEASIBLE line, the line claims "
+                f"status {quote(data.get('status'))}")
     return None
 
 
 def _unverifiable(data: dict[str, Any]) -> tuple[str, ...]:
-    """The claims a replay cannot decide (module docstring)."""
+    """The claims a replay cannot decide (module docstring); a solve's from a position with
+    decisions taken (``solved_from``) is named as such."""
     out = []
     status = data.get("status")
+    start = data.get("solved_from")
+    if isinstance(start, dict) and status is not None:
+        out.append(f"solved from turn {start.get('turn')} after {start.get('decisions')} "
+                   "decisions (the claims below speak of the lines from there)")
     if status in ("OPTIMAL", "INFEASIBLE"):
         out.append(f"status {status}")
     bound = data.get("bound")
     if isinstance(bound, int) and not isinstance(bound, bool) and status != "OPTIMAL":
         out.append(f"bound {bound}")
+    turn = data.get("proven_from_turn")
+    if isinstance(turn, int) and not isinstance(turn, bool):
+        out.append(f"play from turn {turn} on proven optimal")
     return tuple(out)

@@ -177,6 +177,7 @@ class Setup(Frozen):
             raise SetupError("chests.goals: with revealed chests the goals are chosen in the game")
         if not 0 <= self.extra_discards <= 5:
             raise SetupError(f"extra_discards: {self.extra_discards} must be 0-5")
+        self._check_trial()
         if not seen:
             return
         if self.chest_data is None:
@@ -187,6 +188,24 @@ class Setup(Frozen):
                              f"setup was written (sha256 {self.chests_sha256[:12]}... expected)")
         object.__setattr__(self, "chests", self.chest_data.source)
         object.__setattr__(self, "chests_sha256", self.chest_data.sha256)
+
+    def _check_trial(self) -> None:
+        """A trial (RULES.md section 9) is set up as the trial table says and no other way:
+        the time card in space 4 (section 3, step 5: space 3 is a Campaign rank's), no Campaign
+        rule (revealed chests, the mid-game goal revision, Worthiest Heir, a rank's extra
+        discards)."""
+        if self.trial is None:
+            return
+        extra = [what for what, on in (
+            ("the time card in space 3", self.time_space != 4),
+            ("the Campaign's mid-game goal revision", self.campaign),
+            ("Worthiest Heir", self.worthiest_heir),
+            (f"{self.extra_discards} extra discards", self.extra_discards > 0),
+            ("revealed chests", bool(self.revealed))) if on]
+        if extra:
+            raise SetupError(f"trial: trial {self.trial} is played with the time card in space 4 "
+                             f"and no Campaign rule (RULES.md sections 3 and 9), not with "
+                             f"{' and '.join(extra)}")
 
     def revealed_indices(self) -> list[int]:
         """The revealed chests (Campaign setup, section 10) as letter indices, in order."""
