@@ -5,7 +5,9 @@ Both build the deal as ``heritage play`` does (trial, hand, seeds, or ``--from``
 file), run `solver.solve.solve` and print the line turn by turn with the score sheet and the
 goals, or (``--json``) the line file plus ``status``, ``vp``, ``bound``, ``gap``, ``nodes``,
 ``seconds`` (and ``proven_from_turn`` when the polish proved the line's play from the start of
-that turn best for the position it reaches there: `solver.polish`). Exit codes, as planners
+that turn best for the position it reaches there: `solver.polish`; and ``solved_from``, the
+turn and number of decisions of a ``--from`` position with decisions taken: its status and bound
+speak of the lines from there, not of the deal). Exit codes, as planners
 and SAT solvers use them: 0 a goal-meeting line was found (OPTIMAL or FEASIBLE), 1 proven
 INFEASIBLE, 3 UNKNOWN, 2 usage or input error.
 
@@ -190,7 +192,15 @@ def result_json(root: GameRecord, res: SolveResult) -> dict[str, Any]:
         data["interrupted"] = True
     if res.proven_from_turn is not None:
         data["proven_from_turn"] = res.proven_from_turn
+    taken = decisions_taken(root)
+    if taken:
+        data["solved_from"] = {"turn": root.state.turn, "decisions": taken}
     return data
+
+
+def decisions_taken(root: GameRecord) -> int:
+    """How many decisions the position solved from has taken (0: the deal's start)."""
+    return sum(len(turn) for turn in root.line)
 
 
 def self_check(data: dict[str, Any]) -> str | None:
@@ -239,7 +249,7 @@ def show_result(root: GameRecord, res: SolveResult, view: ViewOptions, json_outp
             _print_line(out, _finish(root, res.failed_line),
                         "FAILED TRIAL: best line found, but it misses a goal", view)
         out.line()
-        _status_lines(out, res)
+        _status_lines(out, res, root)
     write_out(out_file, line_text(data, out_file), "result")  # after the result is shown
     problem = self_check(data)
     if problem is not None:
@@ -247,12 +257,18 @@ def show_result(root: GameRecord, res: SolveResult, view: ViewOptions, json_outp
              Status.UNKNOWN.exit_code)
 
 
-def _status_lines(out: Output, res: SolveResult) -> None:
+def _status_lines(out: Output, res: SolveResult, root: GameRecord) -> None:
+    """The status in words; from a position with decisions taken (``--from``), the proofs
+    speak of the lines from there (the decisions before it are given, not chosen)."""
+    taken = decisions_taken(root)
+    where = (f" from the position solved from (turn {root.state.turn}, after {taken} "
+             f"decisions)" if taken else "")
     words = {
-        Status.OPTIMAL: "OPTIMAL: proven best line",
-        Status.FEASIBLE: "FEASIBLE: best line found, not proven optimal",
-        Status.INFEASIBLE: "INFEASIBLE: proven, no line meets every goal with this deal",
-        Status.UNKNOWN: "UNKNOWN: no line meeting every goal was found within the budget",
+        Status.OPTIMAL: f"OPTIMAL: proven best line{where}",
+        Status.FEASIBLE: f"FEASIBLE: best line found{where}, not proven optimal",
+        Status.INFEASIBLE: (f"INFEASIBLE: proven, no line{where} meets every goal" if taken
+                            else "INFEASIBLE: proven, no line meets every goal with this deal"),
+        Status.UNKNOWN: f"UNKNOWN: no line{where} meeting every goal was found within the budget",
     }
     out.heading(words[res.status] + (" (interrupted)" if res.interrupted else ""))
     out.line(f"VP {_fmt(res.value)}  bound {_fmt(res.bound)}  gap {_fmt(res.gap)}  "

@@ -135,7 +135,7 @@ def test_cli_reports_a_tail_proof_as_such_never_as_optimal(
     assert data["status"] == "FEASIBLE" and data["proven_from_turn"] == 16
     assert "proven_from_turn" not in result_json(
         record, SolveResult(**{**res.__dict__, "proven_from_turn": None}))
-    _status_lines(Output(), res)
+    _status_lines(Output(), res, record)
     text = capsys.readouterr().out
     assert "FEASIBLE" in text and "OPTIMAL" not in text
     assert "from the start of turn 16" in text and "not the line from turn 1" in text
