@@ -6,11 +6,12 @@ position is solved within the budget (``--time-limit`` / ``--node-limit`` per po
 options of ``solve``; ``--node-limit`` gives the same analysis on every machine, whatever
 ``--workers``), with the player's own continuation as the first incumbent. Printed: a table of
 the best VP reachable (proven, or with its bound), the VP the player's line kept, the VP the
-turn's decisions lost, whether the goals were still reachable, and the best alternative in
-words; then the VP left on the table, the three costliest turns and the turn the trial became
-unwinnable. ``--json``: a list of one object per turn with ``turn``, ``best_vp``,
-``best_goals_met``, ``best_status``, ``bound``, ``played_vp``, ``played_goals_met``, ``lost``,
-``alternative``, ``goals_reachable`` (with ``--every-decision`` also ``decision``, the index of
+turn's decisions lost (between lines found: marked ``~`` unless both ends are proven optimal),
+whether the goals were still reachable, and the best alternative in words; then the VP left on
+the table ("at least" unless the first position is proven), the three costliest turns and the
+turn the trial became unwinnable. ``--json``: a list of one object per turn with ``turn``,
+``best_vp``, ``best_goals_met``, ``best_status``, ``bound``, ``played_vp``,
+``played_goals_met``, ``lost``, ``lost_proven``, ``alternative``, ``goals_reachable`` (with ``--every-decision`` also ``decision``, the index of
 the decision within the turn). ``--plot FILE.png``: best reachable and played VP over the turns
 (matplotlib, an optional extra: ``pip install 'heritage[plot]'``).
 
@@ -152,6 +153,12 @@ def _reachable_text(value: bool | None) -> str:
     return {True: "yes", False: "no (proven)", None: "?"}[value]
 
 
+def _lost_text(r: TurnReview) -> str:
+    """A loss between lines found (``~``: an estimate, neither bound of the true loss) or
+    proven (both ends optimal)."""
+    return str(r.lost) if r.lost_proven else f"~{r.lost}"
+
+
 def print_review(out: Output, review: Review) -> None:
     """The table of the turns and the summary."""
     every = review.every_decision
@@ -162,13 +169,14 @@ def print_review(out: Output, review: Review) -> None:
     rows = []
     for r in review.rows:
         row = [_where(r, every), _best_text(r, review.has_goals), _status_text(r),
-               str(r.played.vp), str(r.lost)]
+               str(r.played.vp), _lost_text(r)]
         if review.has_goals:
             row.append(_reachable_text(r.goals_reachable))
         row.append(r.alternative or "-")
         rows.append(row)
     out.table("Where the VP went (best: the best line found from the turn's start; played: "
-              "your line)", columns, rows, right=("best", "played", "lost"))
+              "your line; lost: best less the next row's best, ~ where either is not proven "
+              "optimal)", columns, rows, right=("best", "played", "lost"))
     out.line()
     for line in summary_lines(review):
         out.line(line)
@@ -187,11 +195,13 @@ def summary_lines(review: Review) -> list[str]:
         first = review.rows[0]
         best = f"{first.best.vp} VP" + (("" if not goals else ", every goal met")
                                         if first.best.goals_met else ", a goal missed")
-        lines.append(f"VP left on the table: {review.left_on_table} (the best line found "
+        least = "" if review.left_proven else "at least "
+        lines.append(f"VP left on the table: {least}{review.left_on_table} (the best line found "
                      f"from turn {_where(first, every)} scores {best}).")
     costly = review.costliest(3)
     lines.append("Costliest turns: " + (", ".join(
-        f"turn {_where(r, every)} ({r.lost} VP)" for r in costly) if costly else "none") + ".")
+        f"turn {_where(r, every)} ({_lost_text(r)} VP)" for r in costly) if costly else "none")
+        + ".")
     given_up = review.goals_given_up
     lost = review.unwinnable
     if given_up is not None and not (lost is not None and lost.certain):

@@ -191,7 +191,7 @@ def test_only_a_finished_game_from_its_deal_is_analysed() -> None:
 
 def _row(turn: int, vp: int, goals: bool, reach: bool | None, lost: int = 0) -> TurnReview:
     status = Status.INFEASIBLE if reach is False else Status.FEASIBLE
-    return TurnReview(turn, 1, _r(vp, goals), status, 99.0, _r(1, False), lost, None, reach,
+    return TurnReview(turn, 1, _r(vp, goals), status, 99.0, _r(1, False), lost, False, None, reach,
                       True, 0, 0.0)
 
 

@@ -196,6 +196,77 @@ def test_false_solve_claims_are_found(tmp_path: Path, change: dict[str, Any], wo
     assert result.stdout.startswith("invalid: ") and words in result.stdout, result.stdout
 
 
+@pytest.mark.parametrize(("drop", "change", "words"), [
+    (("vp", "gap"), {"bound": 1}, "bound: the line claims 1, below the"),
+    (("vp", "gap"), {"status": "OPTIMAL", "bound": 1}, "bound: the line claims 1, below the"),
+    ((), {"proven_from_turn": 99}, "proven_from_turn: 99 is not a turn of this game (1-16)"),
+])
+def test_claims_are_checked_against_the_replay_not_only_each_other(
+        tmp_path: Path, drop: tuple[str, ...], change: dict[str, Any], words: str) -> None:
+    """A bound of goal-meeting lines below the line's own score is false with or without a
+    claimed ``vp``; a tail proof names a turn of the game."""
+    _, data = _solve_json("--trial", "1", "--hand", "2", "--seed", "1", "--node-limit", "3000")
+    for key in drop:
+        del data[key]
+    data.update(change)
+    result = run("verify", str(write(tmp_path / "t.json", data)))
+    assert result.exit_code == 1
+    assert result.stdout.startswith("invalid: ") and words in result.stdout, result.stdout
+
+
+def test_a_tail_proof_is_claimed_not_verified(tmp_path: Path) -> None:
+    _, data = _solve_json("--trial", "1", "--hand", "2", "--seed", "1", "--node-limit", "3000")
+    assert data["status"] == "FEASIBLE"
+    data["proven_from_turn"] = 15
+    result = run("verify", str(write(tmp_path / "t.json", data)))
+    assert result.exit_code == 0, result.output
+    assert "play from turn 15 on proven optimal" in result.stdout.splitlines()[1]
+    data["proven_from_turn"] = "whatever"
+    result = run("verify", str(write(tmp_path / "t.json", data)))
+    assert result.exit_code == 2 and "proven_from_turn: expected a turn" in result.output
+
+
+def test_infeasible_claims_no_bound(tmp_path: Path) -> None:
+    code, data = _solve_json("--trial", "2", "--hand", "1", "--seed", "0", "--node-limit", "3000")
+    assert code == 3 and data["bound"] is not None
+    data.update(status="INFEASIBLE", gap=None)
+    result = run("verify", str(write(tmp_path / "t.json", data)))
+    assert result.exit_code == 1
+    assert "bound: the line claims INFEASIBLE (no goal-meeting line) and a bound" in result.stdout
+
+
+def test_a_trial_line_with_campaign_rules_is_refused(tmp_path: Path) -> None:
+    """A trial is set up with the time card in space 4 and no Campaign rule (RULES.md sections 3
+    and 9): a line file claiming trial 1 with the Campaign's goal revision is malformed, and
+    the command line refuses to deal such a trial."""
+    _, data = _solve_json("--trial", "1", "--hand", "2", "--seed", "1", "--node-limit", "3000")
+    data["setup"]["chests"]["campaign"] = True
+    result = run("verify", str(write(tmp_path / "t.json", data)))
+    assert result.exit_code == 2
+    assert "trial 1 is played with the time card in space 4 and no Campaign rule" in result.output
+    result = run("deal", "--trial", "1", "--time-space", "3")
+    assert result.exit_code == 2 and "not with the time card in space 3" in result.output
+
+
+def test_a_solve_from_a_position_says_where_its_proofs_start(tmp_path: Path) -> None:
+    """``solve --from`` a position with decisions taken: its status speaks of the lines from
+    there (``solved_from`` in the line file, named by ``verify``), not of the deal."""
+    _, data = _solve_json("--trial", "1", "--hand", "2", "--seed", "1", "--node-limit", "3000")
+    position = {"setup": data["setup"], "line": data["line"][:16]}
+    path = write(tmp_path / "pos.json", position)
+    result = run("solve", "--from", str(path), "--node-limit", "3000", "--bound", "simple",
+                 "--json")
+    solved = json.loads(result.stdout)
+    taken = sum(len(t) for t in position["line"])
+    assert solved["solved_from"] == {"turn": 16, "decisions": taken}
+    text = run("solve", "--from", str(path), "--node-limit", "3000", "--bound", "simple").stdout
+    assert f"from the position solved from (turn 16, after {taken} decisions)" in text
+    result = run("verify", str(write(tmp_path / "solved.json", solved)))
+    assert f"solved from turn 16 after {taken} decisions" in result.stdout
+    _, fresh = _solve_json("--trial", "1", "--hand", "2", "--seed", "1", "--node-limit", "300")
+    assert "solved_from" not in fresh  # from the deal's start: nothing to name
+
+
 def test_the_goals_difference_is_printed_whole(tmp_path: Path) -> None:
     _, data = _solve_json("--trial", "1", "--hand", "2", "--seed", "1", "--node-limit", "3000")
     data["goals"][0]["goal"] = "past.any >= 80"

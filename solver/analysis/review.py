@@ -19,7 +19,10 @@ So ``B_0 >= B_1 >= ... >= B_n`` = the game as played, and the VP lost by the dec
 ``vp(B_i) - vp(B_{i+1})``, is never negative. One exception is counted as 0 VP and told apart:
 decisions that gave up the goals (``B_i`` meets them, no line from ``P_{i+1}`` found does) while
 the best line missing a goal scores more; the summary names that turn (`Unwinnable`). The sum
-of the losses is the VP left on the table.
+of the losses is the VP left on the table. A loss is a difference of lines *found*: it is
+exact (`TurnReview.lost_proven`) only where both ends are proven optimal (or the end is the game
+as played); elsewhere it is neither a lower nor an upper bound of the true loss. The VP left on
+the table is at least its figure (the best line from ``P_0`` is a line, the game's VP exact).
 
 Goals reachable from a position: ``True`` with a witness (the best line meets every goal),
 ``False`` only where proven (the exact search completed, the constraint layer's relaxation with
@@ -109,6 +112,7 @@ class TurnReview:
     bound: float  # on goal-meeting lines from the position (-inf: none exists)
     played: Ranked
     lost: int
+    lost_proven: bool  # both ends of the loss exact (proven optimal, or the game's end)
     alternative: str | None  # the turn as the best line plays it, when it costs VP or goals
     goals_reachable: bool | None
     analysed: bool
@@ -126,6 +130,7 @@ class TurnReview:
             "bound": self.bound if math.isfinite(self.bound) else None,
             "played_vp": self.played.vp,
             "played_goals_met": self.played.goals_met, "lost": self.lost,
+            "lost_proven": self.lost_proven,
             "alternative": self.alternative, "goals_reachable": self.goals_reachable,
         })
         return data
@@ -169,8 +174,14 @@ class Review:
     @property
     def left_on_table(self) -> int:
         """The VP left on the table: the best line found from the first position less the
-        game's VP (0 when the game scored more by missing a goal the best line meets)."""
+        game's VP (0 when the game scored more by missing a goal the best line meets); at least
+        that many unless `left_proven`."""
         return max(0, self.rows[0].best.vp - self.final_vp) if self.rows else 0
+
+    @property
+    def left_proven(self) -> bool:
+        """Whether `left_on_table` is exact: the first position's best line proven optimal."""
+        return not self.rows or self.rows[0].status == Status.OPTIMAL
 
     @property
     def goals_given_up(self) -> TurnReview | None:
@@ -240,17 +251,21 @@ def review_game(start: GameState, line: Sequence[Sequence[str]], config: ReviewC
     best = [f.best if f is not None else p for f, p in zip(found, played, strict=True)] + [final]
     improved = _chain(best, steps)
     rows = []
-    for i, p in enumerate(points):
-        f = found[i]
+    statuses = []
+    for i, f in enumerate(found):
         status = f.status if f is not None else Status.UNKNOWN
         if improved[i] and best[i].goals_met and status != Status.OPTIMAL:
             status = Status.FEASIBLE
+        statuses.append(status)
+    exact = [s == Status.OPTIMAL for s in statuses] + [True]  # the game's end is exact
+    for i, p in enumerate(points):
+        f, status = found[i], statuses[i]
         reachable = True if best[i].goals_met else (False if status == Status.INFEASIBLE else None)
         costs = best[i].rank > best[i + 1].rank
         rows.append(TurnReview(
             turn=p.turn, decision=p.decision, best=best[i], status=status,
             bound=f.bound if f is not None else float("inf"), played=played[i],
-            lost=max(0, best[i].vp - best[i + 1].vp),
+            lost=max(0, best[i].vp - best[i + 1].vp), lost_proven=exact[i] and exact[i + 1],
             alternative=_alternative(start, p, best[i]) if costs else None,
             goals_reachable=reachable, analysed=f is not None,
             nodes=f.nodes if f is not None else 0, seconds=f.seconds if f is not None else 0.0))
