@@ -72,7 +72,7 @@ COMMANDS = (
         "Replay a finished game (a line file) and show turn by turn where the VP went: the "
         "best VP still reachable, the VP your line kept, the VP each turn lost, the best "
         "alternative, when the goals went out of reach. --json, --plot FILE.png. Exit 0, 2 bad "
-        "input."),
+        "input, 130 Ctrl-C (the turns analysed so far are printed)."),
     Command(
         "verify", "cli.verify:verify_command",
         "Replay a line file with the engine and check every claim it makes (score, goals, "
