@@ -196,7 +196,10 @@ class _Game:
                  f"its line scores {h.vp} VP{goals} ({proof}, {h.nodes:,} nodes)")
 
     def _goals_words(self, met: bool) -> str:
-        if not self.session.record.state.goal_chests:
+        """Whether the hinted line meets every goal, in any game with goals: chests in the
+        artifact spaces now, or revealed chests (Campaign) whose goals are still to choose."""
+        setup = self.session.record.setup
+        if not (self.session.record.state.goal_chests or setup.goals or setup.revealed):
             return ""
         return ", every goal met" if met else ", a goal missed"
 

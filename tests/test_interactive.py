@@ -136,3 +136,19 @@ def test_leaving_never_replaces_a_file_already_at_out(tmp_path: Path) -> None:
                     answers="", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert line_of(resumed) == [[], ["archive"]] and not (tmp_path / "game-3.json").exists()
+
+
+def test_a_hint_before_the_campaign_goals_are_chosen_says_if_its_line_meets_them(
+        tmp_path: Path) -> None:
+    """A Campaign game starts with revealed chests and no goal yet: the hint at the goal choice
+    still says whether its line meets every goal it takes (it had said nothing, and a line
+    missing one ends the campaign)."""
+    state, game = tmp_path / "c.json", tmp_path / "next.json"
+    for args in (("campaign", "new", str(state), "--seed", "1"),
+                 ("campaign", "next", str(state), "--out", str(game))):
+        proc = heritage(*args)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = heritage("play", "--interactive", "--from", str(game), "--hint-nodes", "20",
+                    "--out", str(tmp_path / "left.json"), answers="hint\nquit\n")
+    hint = next(row for row in proc.stdout.splitlines() if row.startswith("Hint: "))
+    assert "as a goal" in hint and (", a goal missed" in hint or ", every goal met" in hint), hint
