@@ -203,6 +203,14 @@ def decisions_taken(root: GameRecord) -> int:
     return sum(len(turn) for turn in root.line)
 
 
+def solved_from_words(root: GameRecord) -> str:
+    """`` from the position solved from (turn T, after N decisions)``, or "" from the deal's
+    start: what a status or an answer speaks of."""
+    taken = decisions_taken(root)
+    return (f" from the position solved from (turn {root.state.turn}, after {taken} decisions)"
+            if taken else "")
+
+
 def self_check(data: dict[str, Any]) -> str | None:
     """The solver's own check of a finished result: its line file verifies (`puzzles.lines.
     verify_line`: legal, every claim true; a goal-meeting status needs every goal met).
@@ -261,8 +269,7 @@ def _status_lines(out: Output, res: SolveResult, root: GameRecord) -> None:
     """The status in words; from a position with decisions taken (``--from``), the proofs
     speak of the lines from there (the decisions before it are given, not chosen)."""
     taken = decisions_taken(root)
-    where = (f" from the position solved from (turn {root.state.turn}, after {taken} "
-             f"decisions)" if taken else "")
+    where = solved_from_words(root)
     words = {
         Status.OPTIMAL: f"OPTIMAL: proven best line{where}",
         Status.FEASIBLE: f"FEASIBLE: best line found{where}, not proven optimal",
@@ -376,14 +383,16 @@ def check_command(
     res = _run(root, cfg)
     answer = {Status.OPTIMAL: "yes", Status.FEASIBLE: "yes", Status.INFEASIBLE: "no",
               Status.UNKNOWN: "unknown"}[res.status]
+    where = solved_from_words(root)
     if res.status == Status.INFEASIBLE:
-        reason = (f"proven: exhaustive search of {res.nodes:,} positions found no line meeting "
-                  "every goal" if bound == "simple" else "proven (exhaustive search, or the "
-                  "constraint layer's relaxation): no line meets every goal")
+        how = ("the exhaustive search" if bound == "simple" else
+               "the exhaustive search, or the constraint layer's relaxation")
+        reason = f"proven ({how}): no line{where} meets every goal"
     elif res.status == Status.UNKNOWN:
-        reason = "no goal-meeting line found within the budget, and no proof that none exists"
+        reason = (f"no goal-meeting line{where} found within the budget, and no proof that none "
+                  "exists")
     else:
-        reason = "a witness line meets every goal"
+        reason = f"a witness line{where} meets every goal"
     data = result_json(root, res)
     if json_output:
         data.update({"winnable": answer, "reason": reason})

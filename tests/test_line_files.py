@@ -263,6 +263,10 @@ def test_a_solve_from_a_position_says_where_its_proofs_start(tmp_path: Path) -> 
     assert f"from the position solved from (turn 16, after {taken} decisions)" in text
     result = run("verify", str(write(tmp_path / "solved.json", solved)))
     assert f"solved from turn 16 after {taken} decisions" in result.stdout
+    checked = run("check", "--from", str(path), "--node-limit", "3000", "--bound", "simple")
+    assert checked.exit_code == 0
+    assert (f"Winnable: yes (a witness line from the position solved from (turn 16, after "
+            f"{taken} decisions) meets every goal)") in checked.stdout
     _, fresh = _solve_json("--trial", "1", "--hand", "2", "--seed", "1", "--node-limit", "300")
     assert "solved_from" not in fresh  # from the deal's start: nothing to name
 

@@ -315,7 +315,9 @@ def test_check_proves_a_constructed_deal_infeasible(tmp_path: Path) -> None:
     args = ["check", "--from", str(path), "--node-limit", "2000", "--json"]
     res = runner.invoke(app, [*args, "--bound", "cpsat"])
     assert res.exit_code == 1, res.output
-    assert json.loads(res.output)["winnable"] == "no"
+    answer = json.loads(res.output)
+    assert answer["winnable"] == "no"
+    assert "no line from the position solved from (turn 14, after" in answer["reason"]
     assert runner.invoke(app, [*args, "--bound", "simple"]).exit_code == 3  # it cannot tell
 
 
