@@ -76,8 +76,11 @@ def _show(c: C.Campaign, out: Output) -> None:
     out.line(f"Campaign (seed {c.seed}{', Worthiest Heir' if c.worthiest_heir else ''}): "
              f"{c.status}; {len(c.games)} game(s) played; goals achieved {c.achieved}/15")
     last = "-" if c.last_vp is None else str(c.last_vp)
-    out.line(f"Last VP {last}: rank {rank.name} (next game: {rank.extra_discards} more card(s) "
-             f"discarded, time card in space {rank.time_space})")
+    if c.status == "playing":
+        out.line(f"Last VP {last}: rank {rank.name} (next game: {rank.extra_discards} more "
+                 f"card(s) discarded, time card in space {rank.time_space})")
+    else:
+        out.line(f"Last VP {last}: rank {rank.name} (the campaign is {c.status}: no next game)")
     rows = [["unrevealed", " ".join(c.decks["unrevealed"]) or "-"],
             ["1 (may be tried again)", " ".join(c.decks["1"]) or "-"],
             ["2 (achieved, under the board next)", " ".join(c.decks["2"]) or "-"],

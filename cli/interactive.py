@@ -39,7 +39,7 @@ from solver.analysis.position import PositionView, question, view
 from solver.analysis.session import AnswerError, Session
 from solver.engine.record import GameRecord, dumps
 from solver.search.status import Status
-from solver.solve import SolveConfig
+from solver.solve import MAX_NODES, MAX_SECONDS, SolveConfig
 
 EXIT_INTERRUPTED = 130
 DEFAULT_FILE = Path("heritage-game.json")
@@ -60,10 +60,11 @@ def hint_config(seconds: float | None, nodes: int | None) -> SolveConfig:
     """The budget of a hint, or exit 2 naming the bad option."""
     if seconds is not None and nodes is not None:
         fail("--hint-time and --hint-nodes: give one budget, not both")
-    if seconds is not None and not seconds > 0:
-        fail(f"--hint-time: must be a positive number of seconds, got {seconds}")
-    if nodes is not None and nodes <= 0:
-        fail(f"--hint-nodes: must be a positive whole number, got {nodes}")
+    if seconds is not None and not 0 < seconds <= MAX_SECONDS:
+        fail(f"--hint-time: must be a number of seconds above 0 and at most {MAX_SECONDS:g}, "
+             f"got {seconds}")
+    if nodes is not None and not 0 < nodes <= MAX_NODES:
+        fail(f"--hint-nodes: must be a whole number from 1 to {MAX_NODES:,}, got {nodes}")
     if nodes is not None:
         return SolveConfig(node_limit=nodes)
     return SolveConfig(time_limit=seconds or HINT_SECONDS, node_limit=None)

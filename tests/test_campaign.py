@@ -304,4 +304,9 @@ def test_campaign_commands_end_to_end(tmp_path: Path) -> None:
     state = json.loads(result.output)
     assert state["games_played"] == 1 and state["next_game"] is None
     assert state["status"] in ("playing", "lost")
-    assert runner.invoke(app, ["campaign", "show", str(camp)]).exit_code == 0
+    shown = runner.invoke(app, ["campaign", "show", str(camp)])
+    assert shown.exit_code == 0
+    # a finished campaign has no next game to describe
+    assert ("(next game: " in shown.stdout) == (state["status"] == "playing")
+    assert (f"the campaign is {state['status']}: no next game" in shown.stdout) == (
+        state["status"] != "playing")

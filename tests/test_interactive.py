@@ -113,6 +113,7 @@ def test_interactive_option_errors_are_one_line_exit_2(tmp_path: Path) -> None:
     for args, part in ((("--from", str(tmp_path / "x.json")), "--from needs --interactive"),
                        (("--interactive", "--json"), "--json"),
                        (("--interactive", "--hint-nodes", "0"), "--hint-nodes"),
+                       (("--interactive", "--hint-time", "inf"), "at most 1e+06"),
                        (("--interactive", "--from", str(tmp_path / "x.json")), "x.json")):
         result = runner.invoke(app, ["play", *args], input="quit\n")
         assert result.exit_code == 2, (args, result.output)
