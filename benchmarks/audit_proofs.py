@@ -2,7 +2,7 @@
 
     python -m benchmarks.audit_proofs [--lines FILE.jsonl] [--deals t1-h1-s1,t2-h3-s2]
         [--from-turn 16] [--walks 2] [--plain-nodes 300000] [--nrpa-nodes 100000]
-        [--walk-seed 0] [--turn-starts] [--only t1-h1-s0] [--json]
+        [--walk-seed 0] [--turn-starts] [--only t1-h1-s0] [--parallel SECONDS] [--json]
 
 Every OPTIMAL or INFEASIBLE the solver prints rests on its bounds (the simple bound, the CP-SAT
 relaxation), on the dominance rules and on the search key that merges positions. Each is
@@ -22,7 +22,11 @@ within `--plain-nodes`; the position is skipped otherwise. Then, against that op
   relaxation must not say INFEASIBLE where a goal-meeting line exists;
 - ``solve`` with each bound (exact search first, `--plain-nodes` nodes) must report the
   optimum when it says OPTIMAL, INFEASIBLE only where no goal-meeting line exists, and never
-  a line above the optimum.
+  a line above the optimum;
+- with ``--parallel SECONDS``, the same checks of ``solve`` with each bound in two processes
+  under a time limit (`solver.search.parallel`: the tree cut at a frontier, one transposition
+  table a process for the subtrees it takes, the best value shared; a node limit keeps a solve
+  in one process, so the checks above never reach it). Its rows' claims depend on timing.
 
 One row per position (``--json``: JSON lines), then a summary. Exit 0 when every check held, 1
 when one failed (its row says which), 2 bad input. Deterministic: node budgets and seeds only
@@ -110,7 +114,22 @@ def positions(root: GameState, line: Sequence[int], from_turn: int, walks: int,
             yield f"walk {i}.{w}", pos
 
 
-def audit(pos: GameState, plain_nodes: int) -> dict[str, Any] | None:
+def solve_configs(plain_nodes: int, parallel: float | None,
+                  ) -> list[tuple[str, str, SolveConfig]]:
+    """(row key, bound, config) of each solve the audit checks: every bound on a node budget
+    in one process, then (`parallel` seconds) in two processes under a time limit."""
+    out = [(f"solve_{kind}", kind, SolveConfig(node_limit=plain_nodes, exact_first_phases=99,
+                                               exact_first_share=1.0, bound=kind, workers=1))
+           for kind in BOUNDS]
+    if parallel is not None:
+        out += [(f"solve_{kind}_w2", kind, SolveConfig(
+            time_limit=parallel, node_limit=None, exact_first_phases=99, exact_first_share=1.0,
+            bound=kind, workers=2)) for kind in BOUNDS]
+    return out
+
+
+def audit(pos: GameState, plain_nodes: int,
+          parallel: float | None = None) -> dict[str, Any] | None:
     """The checks of the module at one position; None when the plain search did not complete.
     The row's ``bad`` lists the checks that failed."""
     t0 = time.monotonic()
@@ -138,19 +157,29 @@ def audit(pos: GameState, plain_nodes: int) -> dict[str, Any] | None:
                 bad.append(f"the relaxation says INFEASIBLE; the optimum is {truth}")
             elif truth is not None and r.bound is not None and r.bound < truth:
                 bad.append(f"the relaxation's bound {r.bound} is below the optimum {truth}")
-    for kind in BOUNDS:
-        res = solve(pos, SolveConfig(node_limit=plain_nodes, exact_first_phases=99,
-                                     exact_first_share=1.0, bound=kind, workers=1))
-        row[f"solve_{kind}"] = [res.status.value, res.value]
+    for key, kind, cfg in solve_configs(plain_nodes, parallel):
+        res = solve(pos, cfg)
+        row[key] = [res.status.value, res.value]
+        how = f"--bound {kind}" + (" --workers 2" if cfg.workers > 1 else "")
         if res.status == Status.OPTIMAL and res.value != truth:
-            bad.append(f"solve --bound {kind}: OPTIMAL {res.value}, the optimum is {truth}")
+            bad.append(f"solve {how}: OPTIMAL {res.value}, the optimum is {truth}")
         elif res.status == Status.INFEASIBLE and truth is not None:
-            bad.append(f"solve --bound {kind}: INFEASIBLE, the optimum is {truth}")
+            bad.append(f"solve {how}: INFEASIBLE, the optimum is {truth}")
         elif res.value is not None and (truth is None or res.value > truth):
-            bad.append(f"solve --bound {kind}: a goal-meeting line of {res.value}, the optimum "
-                       f"is {truth}")
+            bad.append(f"solve {how}: a goal-meeting line of {res.value}, the optimum is {truth}")
     row["bad"] = bad
     return row
+
+
+def seconds(text: str) -> float:
+    """`--parallel`: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"expected seconds above 0 and at most 3600, got {text}")
+    return value
 
 
 def walks(text: str) -> int:
@@ -174,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="of the line, only the positions at the turns' starts")
     parser.add_argument("--only", default=None,
                         help="with --lines: only these deals of the file (t1-h1-s0,...)")
+    parser.add_argument("--parallel", type=seconds, default=None, metavar="SECONDS",
+                        help="also check solve in two processes under this time limit")
     parser.add_argument("--json", action="store_true", help="JSON lines instead of text")
     args = parser.parse_args(argv)
     if args.lines is None and args.deals is None:
@@ -198,15 +229,15 @@ def main(argv: list[str] | None = None) -> int:
         for deal, root, line in source:
             for label, pos in positions(root, line, args.from_turn, args.walks, rng,
                                           args.turn_starts):
-                row = audit(pos, args.plain_nodes)
+                row = audit(pos, args.plain_nodes, args.parallel)
                 if row is None:
                     counts["skipped"] += 1
                     continue
                 row = {"deal": deal, "position": label, **row}
                 counts["audited"] += 1
                 counts["failed"] += bool(row["bad"])
-                for kind in BOUNDS:
-                    status = row[f"solve_{kind}"][0]
+                for key in (k for k in row if k.startswith("solve_")):
+                    status = row[key][0]
                     counts["optimal"] += status == Status.OPTIMAL.value
                     counts["infeasible"] += status == Status.INFEASIBLE.value
                 print(json.dumps(row) if args.json else _text(row), flush=True)

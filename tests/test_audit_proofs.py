@@ -45,6 +45,19 @@ def test_a_position_near_the_end_passes_every_check() -> None:
     assert row["bound_simple"] >= row["optimum"]
 
 
+def test_the_parallel_solves_are_checked_too() -> None:
+    """``--parallel``: each bound's solve in two processes under a time limit, its claims held
+    to the same optimum."""
+    keys = [key for key, _, cfg in audit_proofs.solve_configs(1_000, 5.0) if cfg.workers == 2]
+    assert keys == ["solve_simple_w2", "solve_cpsat_w2"]
+    assert all(cfg.time_limit == 5.0 and cfg.node_limit is None
+               for _, _, cfg in audit_proofs.solve_configs(1_000, 5.0)[2:])
+    row = audit_proofs.audit(last_positions(2)[0], 20_000, parallel=20.0)
+    assert row is not None and row["bad"] == []
+    assert row["solve_simple_w2"] == ["OPTIMAL", row["optimum"]]
+    assert row["solve_cpsat_w2"] == ["OPTIMAL", row["optimum"]]
+
+
 class LowBound:
     """A bound one VP under every position's score so far: unsound near the end."""
 
