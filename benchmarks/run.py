@@ -19,7 +19,8 @@ Outputs, in the output folder (default ``bench-results/``):
 Checks, on every result: its line replays on the engine from the root to a finished game that
 meets every goal with the VP claimed; on a saved position, no contender beats the proven
 optimum and a contender that says OPTIMAL hits it. A failed check is reported and makes the
-run fail (exit code 1 of ``heritage bench``).
+run fail (exit code 1 of ``heritage bench``); the result then counts for nothing in the summary
+(not won, not proven, no VP, not in the best known).
 
 Definitions of the summary (per budget and contender):
 
@@ -372,7 +373,7 @@ def best_known(records: Sequence[dict[str, Any]], instances: Sequence[Instance])
     best: dict[str, float | None] = {i.id: i.optimum for i in instances}
     for rec in records:
         vp = rec["vp"]
-        if vp is not None:
+        if vp is not None and rec["check"] == "ok":  # a failed check's VP is no evidence
             cur = best.get(rec["instance"])
             best[rec["instance"]] = vp if cur is None else max(cur, vp)
     return best
@@ -395,14 +396,16 @@ def summarize(records: Sequence[dict[str, Any]], instances: Sequence[Instance],
             recs = [r for r in records if r["budget"] == budget and r["solver"] == name]
             if not recs:
                 continue
-            won = [r for r in recs if r["goals_met"]]
-            ratios = [x for x in (ratio(r["vp"], best[r["instance"]]) for r in recs) if x is not None]
+            ok = [r for r in recs if r["check"] == "ok"]  # a failed check counts for nothing
+            won = [r for r in ok if r["goals_met"]]
+            ratios = [x for x in (ratio(r["vp"] if r["check"] == "ok" else None,
+                                        best[r["instance"]]) for r in recs) if x is not None]
             ttb = [r["time_to_best"] for r in won if r["time_to_best"] is not None]
             secs = sum(r["seconds"] for r in recs)
             rows.append({
                 "budget": budget, "solver": name, "instances": len(recs), "won": len(won),
                 "mean_vp": round(sum(r["vp"] for r in won) / len(won), 1) if won else None,
-                "proven_optimal": sum(1 for r in recs if r["status"] == Status.OPTIMAL.value),
+                "proven_optimal": sum(1 for r in ok if r["status"] == Status.OPTIMAL.value),
                 "ratio": round(sum(ratios) / len(ratios), 3) if ratios else None,
                 "mean_time_to_best": round(sum(ttb) / len(ttb), 2) if ttb else None,
                 "mean_seconds": round(secs / len(recs), 2),

@@ -293,6 +293,18 @@ def test_summary_follows_its_definitions() -> None:
     assert rows["p"]["nodes_per_second"] == 10
 
 
+def test_a_result_failing_its_check_counts_for_nothing() -> None:
+    """A line that does not verify (or beats a proven optimum) is no evidence: it neither
+    raises the best known VP nor counts as won or proven."""
+    bad = {**_rec("a", "q", 90, "OPTIMAL"), "check": "its line misses a goal"}
+    records = [*SYNTH[:1], bad, *SYNTH[2:]]
+    assert best_known(records, SYNTH_INSTANCES)["a"] == 40
+    rows = {r["solver"]: r for r in summarize(records, SYNTH_INSTANCES, [10.0], ["p", "q"])["rows"]}
+    assert (rows["q"]["won"], rows["q"]["proven_optimal"], rows["q"]["failed_checks"]) == (1, 1, 1)
+    assert rows["q"]["ratio"] == 0.5  # a: 0 (failed), b: 30/30, c: no positive best
+    assert rows["p"]["ratio"] == 0.5  # a: 40/40 still, b: 0
+
+
 def test_anytime_and_profile_curves_follow_their_definitions() -> None:
     recs = [_rec("a", "p", 40, trace=[[0.5, 20], [2.0, 40]]), _rec("b", "p", 15, trace=[[1.0, 15]])]
     best: dict[str, float | None] = {"a": 40, "b": 30}
