@@ -2,7 +2,8 @@
 
 Goals are the chests in artifact spaces (checked at the end); effects are the chests under the
 board (usable once). Parts the rulebook does not print are the project's stand-ins, marked
-``*`` (``~`` for the goals inferred from the worked example, D14); ``--json`` gives every field.
+``*`` (``~`` for the goals inferred from the worked example, D14, and for the Standard of Ur's
+letter Г, the project's choice); ``--json`` gives every field.
 """
 
 from __future__ import annotations
@@ -64,4 +65,4 @@ def trials_command(
     out_.table("Chests", ["chest", "name", "goal", "moment", "effect"], chest_rows(data))
     out_.line()
     out_.line("* stand-in (not printed in the rulebook text); ~ inferred from the rulebook's "
-              "worked example (D14)")
+              "worked example (D14), or a card it prints without its letter (Г)")

@@ -302,7 +302,7 @@ def next_setup(c: Campaign, *, seed: int | None = None, die_seed: int | None = N
         raise CampaignError("campaign: field 'decks' = no chest left to reveal")
     rank = rank_for(c.last_vp)
     data = load_chests(c.chests)
-    if c.chests_sha256 and data.sha256 != c.chests_sha256:
+    if c.chests_sha256 and not data.matches(c.chests_sha256):
         raise CampaignError(f"campaign: field 'chests.file' = {c.chests!r}: the chest file has "
                             "changed since the campaign began")
     setup = Setup(hand="draw", seed=game_seed(c) if seed is None else seed, die_seed=die_seed,

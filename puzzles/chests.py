@@ -171,7 +171,19 @@ def load_chests(name: str = DEFAULT) -> ChestSet:
         raise ChestDataError(f"{where}: field 'chests': letter {missing[0]} is missing "
                              "(a chest file lists all 15 chests)")
     source = DEFAULT if name == DEFAULT else str(path)
-    return ChestSet(tuple(chests[k] for k in range(15)), source, hashlib.sha256(raw).hexdigest())
+    return ChestSet(tuple(chests[k] for k in range(15)), source, hashlib.sha256(raw).hexdigest(),
+                    _same_game_as(where, data.get("same_game_as", [])))
+
+
+def _same_game_as(where: str, v: Any) -> tuple[str, ...]:
+    """The ``same_game_as`` field: the sha256 (64 lowercase hex digits) of earlier revisions of
+    the file that play the same game."""
+    if not isinstance(v, list) or not all(
+            isinstance(h, str) and len(h) == 64 and all(c in "0123456789abcdef" for c in h)
+            for h in v):
+        raise ChestDataError(f"{where}: field 'same_game_as' = {quote(v)}: expected a list of "
+                             "sha256 hashes (64 lowercase hex digits)")
+    return tuple(v)
 
 
 def chest_json(c: Chest) -> dict[str, Any]:
@@ -181,5 +193,5 @@ def chest_json(c: Chest) -> dict[str, Any]:
         "goal": c.goal_text, "moment": c.moment, "effect": c.effect_text,
         "stand_in": {"name": c.name_part.stand_in, "goal": c.goal_part.stand_in,
                      "effect": c.effect_part.stand_in},
-        "inferred": {"goal": c.goal_part.inferred},
+        "inferred": {"name": c.name_part.inferred, "goal": c.goal_part.inferred},
     }

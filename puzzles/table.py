@@ -25,7 +25,7 @@ from solver.engine.wording import Namer, goal_words
 
 STAND_IN_NOTE = ("* stand-in: the rulebook does not print this chest text, the project chose "
                  "it (heritage trials lists them); ~ inferred from the rulebook's worked example "
-                 "(D14)")
+                 "(D14), or a card it prints without its letter (Г)")
 
 
 def mark(part: Part) -> str:

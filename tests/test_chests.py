@@ -172,7 +172,7 @@ def test_standard_of_ur_needs_six_pyramids_in_the_past() -> None:
     data = load_chests()
     ur = data[L("Г")]
     assert ur.name == "Standard of Ur" and str(ur.goal) == "past.pyramid >= 6"
-    assert not ur.goal_part.stand_in
+    assert ur.goal_part.inferred  # the rulebook's goal; its letter the project's choice
     five = position(past=["P1", "P2", "P3", "P4", "P5", "C1"])
     six = position(past=["P1", "P2", "P3", "P4", "P5", "P6"])
     assert not evaluate(ur.goal, five) and evaluate(ur.goal, six)
@@ -313,6 +313,39 @@ def test_setup_json_carries_the_chests_and_their_hash() -> None:
     assert "chests" not in Setup(hand="1").to_json()  # no trial: the setup is unchanged
 
 
+EARLIER = Path(__file__).resolve().parent / "fixtures" / "chests" / "chests-329fc589.json"
+
+
+def test_an_earlier_revision_of_the_same_game_still_loads() -> None:
+    """The shipped file marks the Standard of Ur's letter Г inferred (the rulebook names the card
+    and its goal, not its letter); its earlier revision, declared ``same_game_as``, differs in
+    those marks only, so line and campaign files written with it still load."""
+    now, before = load_chests(), load_chests(str(EARLIER))
+    assert before.sha256 in now.same_game_as and now.matches(before.sha256)
+    for a, b in zip(now, before, strict=True):
+        assert (a.letter, a.name, a.goal, a.moment, a.steps, a.effect_text) == (
+            b.letter, b.name, b.goal, b.moment, b.steps, b.effect_text)
+    changed = [a.letter for a, b in zip(now, before, strict=True)
+               if (a.name_part, a.goal_part, a.effect_part) != (b.name_part, b.goal_part,
+                                                               b.effect_part)]
+    assert changed == ["Г"]
+    g = now[CHEST_LETTERS.index("Г")]
+    assert g.goal_part.inferred and g.name_part.inferred and "project's choice" in g.goal_part.reason
+    old = Setup(hand="2", seed=5, trial=2, goals=("В", "Г"), under=("Б", "Д"),
+                chest_data=load_chests()).to_json()
+    old["chests"]["sha256"] = before.sha256
+    assert setup_from_json(old).chests_sha256 == now.sha256  # read, and written anew
+
+
+def test_same_game_as_must_be_hashes(tmp_path: Path) -> None:
+    data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    data["same_game_as"] = ["abc"]
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(ChestDataError, match="field 'same_game_as' = \\['abc'\\]"):
+        load_chests(str(path))
+
+
 @pytest.mark.parametrize(("kw", "fragment"), [
     ({"goals": ("X",)}, "chests.goals: 'X' is not a chest letter"),
     ({"goals": ("А",), "under": ("А",)}, "chest А is also in chests.goals"),
@@ -343,9 +376,12 @@ def test_the_shipped_chest_file_marks_every_stand_in_with_a_reason() -> None:
         for part in (c.name_part, c.goal_part, c.effect_part):
             assert not part.stand_in or part.reason.strip()
     known = {c.letter for c in data if not c.name_part.stand_in}
-    assert known == {"В", "Г", "Л"}
+    assert known == {"В", "Л"}  # printed with their letters
     assert data[L("Б")].moment == "lightning"
-    assert [c.letter for c in data if not c.goal_part.stand_in] == ["Г"]
+    assert [c.letter for c in data if not c.goal_part.stand_in] == []
+    # inferred: В and Л from the worked example (D14), Г's letter for the Standard of Ur
+    assert [c.letter for c in data if c.goal_part.inferred] == ["В", "Г", "Л"]
+    assert [c.letter for c in data if c.name_part.inferred] == ["Г"]
 
 
 def test_a_user_chest_file_replaces_the_shipped_one(tmp_path: Path) -> None:

@@ -44,7 +44,8 @@ def test_the_header_names_the_trial_its_chests_the_hand_and_the_seeds() -> None:
     lines = header_lines(setup, BOOK)
     assert lines[0] == "Trial 2: Buried Artifacts"
     assert lines[1].startswith("Goal chests (artifact spaces): В Chest from Mirina: at least 5 "
-                               "monuments in the Timeline~; Г Standard of Ur: at least 6 ")
+                               "monuments in the Timeline~; Г Standard of Ur~: at least 6 "
+                               "pyramids in the Past~")
     assert lines[2].startswith("Effect chests (under the board, each usable once): "
                                "Б Casket of Lefkadia*: ")
     assert lines[2].endswith("*")  # stand-in effect texts are marked

@@ -116,7 +116,8 @@ def test_trials_json_gives_each_trial_with_its_chests() -> None:
     assert [c["letter"] for c in t2["goals"]] == ["В", "Г"]
     assert t2["goals"][1]["name"] == "Standard of Ur"
     assert t2["goals"][1]["goal"] == "past.pyramid >= 6"
-    assert t2["goals"][0]["inferred"] == {"goal": True}
+    assert t2["goals"][0]["inferred"] == {"name": False, "goal": True}
+    assert t2["goals"][1]["inferred"] == {"name": True, "goal": True}  # Г: the letter chosen
     assert [c["letter"] for c in t2["under"]] == ["Б", "Д"]
     assert t2["under"][0]["moment"] == "lightning"
     assert [t["stand_in"] for t in trials] == [False] * 6 + [True] * 4

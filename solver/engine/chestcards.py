@@ -60,6 +60,13 @@ class ChestSet(Frozen):
     chests: tuple[Chest, ...]
     source: str  # "default" or the file path
     sha256: str
+    #: The sha256 of earlier revisions the file declares the same game (``same_game_as``: only
+    #: wording or provenance marks changed), so setups written with them still load.
+    same_game_as: tuple[str, ...] = ()
+
+    def matches(self, sha256: str) -> bool:
+        """Whether a setup written with the file of hash `sha256` plays this file's game."""
+        return sha256 == self.sha256 or sha256 in self.same_game_as
 
     def __getitem__(self, letter: int) -> Chest:
         return self.chests[letter]

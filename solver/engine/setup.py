@@ -183,7 +183,7 @@ class Setup(Frozen):
         if self.chest_data is None:
             raise SetupError(f"chests: the chest file {self.chests or 'default'} is not loaded "
                              "(the setup names chests; pass the loaded chest data)")
-        if self.chests_sha256 is not None and self.chests_sha256 != self.chest_data.sha256:
+        if self.chests_sha256 is not None and not self.chest_data.matches(self.chests_sha256):
             raise SetupError(f"chests: chest file {self.chests or 'default'} has changed since this "
                              f"setup was written (sha256 {self.chests_sha256[:12]}... expected)")
         object.__setattr__(self, "chests", self.chest_data.source)
