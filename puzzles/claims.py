@@ -276,8 +276,8 @@ def _proven_from(data: dict[str, Any], record: GameRecord, goals: list[dict[str,
 
 
 def _unverifiable(data: dict[str, Any]) -> tuple[str, ...]:
-    """The claims a replay cannot decide (module docstring); a solve's from a position with
-    decisions taken (``solved_from``) is named as such."""
+    """The claims a replay cannot decide (module docstring), after where a solve from a
+    position with decisions taken started (``solved_from``): its claims speak of that position."""
     out = []
     status = data.get("status")
     start = data.get("solved_from")
