@@ -155,6 +155,10 @@ def _goals(data: dict[str, Any], record: GameRecord, goals: list[dict[str, Any]]
                 f"{len(goals)}: {_goal_words(goals)}")
     for want, have in zip(claimed, goals, strict=True):
         if want != have:
+            extra = sorted(set(want) - set(have)) if isinstance(want, dict) else []
+            if extra and {k: v for k, v in want.items() if k in have} == have:
+                return (f"goals: the line's goal of chest {have['chest']} has a field the replay "
+                        f"does not know: {quote(extra[0])} (a goal has {', '.join(have)})")
             return f"goals: the line claims {_goal_word(want)}, the replay finds {_goal_word(have)}"
     return None
 

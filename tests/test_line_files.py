@@ -271,6 +271,15 @@ def test_a_solve_from_a_position_says_where_its_proofs_start(tmp_path: Path) -> 
     assert "solved_from" not in fresh  # from the deal's start: nothing to name
 
 
+def test_an_unknown_field_of_a_goal_is_named(tmp_path: Path) -> None:
+    _, data = _solve_json("--trial", "1", "--hand", "2", "--seed", "1", "--node-limit", "3000")
+    data["goals"][0]["note"] = "mine"
+    result = run("verify", str(write(tmp_path / "t.json", data)))
+    assert result.exit_code == 1
+    assert "goals: the line's goal of chest А has a field the replay does not know: 'note'" \
+        in result.stdout, result.stdout
+
+
 def test_the_goals_difference_is_printed_whole(tmp_path: Path) -> None:
     _, data = _solve_json("--trial", "1", "--hand", "2", "--seed", "1", "--node-limit", "3000")
     data["goals"][0]["goal"] = "past.any >= 80"
