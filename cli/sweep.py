@@ -253,10 +253,11 @@ def run_command(
             on_start=progress.start, on_row=progress.row,
             on_stopping=lambda n: note(f"stopping: no more deals handed out; waiting for {n} "
                                        "running deal(s) (Ctrl-C again to drop them)"))
-    _present(tally, db, command, json_output)
+    _present(tally, db, command, json_output, retries)
 
 
-def _present(tally: SweepTally, db: Path, command: str, json_output: bool) -> None:
+def _present(tally: SweepTally, db: Path, command: str, json_output: bool,
+             retries: int) -> None:
     data = tally.as_json()
     if json_output:
         typer.echo(json.dumps({**data, "db": str(db)}, indent=1))
@@ -266,8 +267,10 @@ def _present(tally: SweepTally, db: Path, command: str, json_output: bool) -> No
                       f"{tally.solved} solved now; of the {tally.stored} stored: won {o['won']}, "
                       f"unwinnable {o['unwinnable']}, unknown {o['unknown']}; db {db}")
     if tally.failed:
-        note(f"{len(tally.failed)} deal(s) failed after their retries and are not stored "
-             f"(the same command tries them again); first: {tally.failed[0]}")
+        retried = f"after up to {retries} retr{'y' if retries == 1 else 'ies'}" + (
+            ", none once the sweep was stopping" if tally.interrupted else "")
+        note(f"{len(tally.failed)} deal(s) failed ({retried}) and are not stored (the same "
+             f"command tries them again); first: {tally.failed[0]}")
     if tally.refused is not None:
         fail(tally.refused)
     if not tally.complete:

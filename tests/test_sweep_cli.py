@@ -351,3 +351,16 @@ def test_bigger_sweep_same_rows_on_every_backend(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         found.append({d: {c: r[c] for c in SAME} for d, r in rows(db).items()})
     assert len(found[0]) == 120 and all(f == found[0] for f in found[1:])
+
+
+def test_a_deal_past_its_deadline_is_reported_failed_not_stored(tmp_path: Path) -> None:
+    """A deal whose task passes its deadline on every try: exit 3, the note says how often it
+    was tried and that the same command tries it again; nothing stored."""
+    db = tmp_path / "s.sqlite"
+    result = run("sweep", "run", "--db", str(db), "--trials", "1", "--hands", "1", "--seeds", "0",
+                 "--node-limit", "20000", "--workers", "1", "--deadline", "0.01", "--retries", "1")
+    assert result.exit_code == 3, result.output
+    assert ("1 deal(s) failed (after up to 1 retry) and are not stored (the same command tries "
+            "them again); first: trial 1 hand 1 seed 0 die seed 0: deadline of 0.01 s passed"
+            ) in result.stderr
+    assert count(db) == 0
