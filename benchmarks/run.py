@@ -20,7 +20,9 @@ Checks, on every result: its line replays on the engine from the root to a finis
 meets every goal with the VP claimed; on a saved position, no contender beats the proven
 optimum and a contender that says OPTIMAL hits it. A failed check is reported and makes the
 run fail (exit code 1 of ``heritage bench``); the result then counts for nothing in the summary
-(not won, not proven, no VP, not in the best known).
+(not won, not proven, no VP, not in the best known). The proofs are also checked against each
+other (`cross_check`): an OPTIMAL below, or an INFEASIBLE beside, a goal-meeting line another
+result of the run found on the same instance fails the run too.
 
 Definitions of the summary (per budget and contender):
 
@@ -323,7 +325,7 @@ def finish(records: list[dict[str, Any]], instances: Sequence[Instance], config:
     budgets, solvers = config["budgets"], config["solvers"]
     summary = summarize(records, instances, budgets, solvers)
     failures = [f"{r['instance']} {r['solver']} {r['budget']:g} s: {r['check']}"
-                for r in records if r["check"] != "ok"]
+                for r in records if r["check"] != "ok"] + cross_check(records)
     summary.update({"engine": engine, "machine": machine, "config": config, "failures": failures})
     files = [out / "results.jsonl"]
     if plots:
@@ -336,6 +338,31 @@ def finish(records: list[dict[str, Any]], instances: Sequence[Instance], config:
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     files.append(out / "summary.json")
     return BenchReport(records, summary, failures, files, notes)
+
+
+def cross_check(records: Sequence[dict[str, Any]]) -> list[str]:
+    """The proofs of the run against its lines: per instance, a result claiming OPTIMAL below
+    the best goal-meeting VP another (checked) result found, or INFEASIBLE where one was
+    found, is false."""
+    best: dict[str, tuple[int, str]] = {}
+    for r in records:
+        if r["check"] == "ok" and r["goals_met"] and r["vp"] is not None:
+            have = best.get(r["instance"])
+            if have is None or r["vp"] > have[0]:
+                best[r["instance"]] = (r["vp"], f"{r['solver']} {r['budget']:g} s")
+    out = []
+    for r in records:
+        found = best.get(r["instance"])
+        if found is None or r["check"] != "ok":
+            continue
+        who = f"{r['instance']} {r['solver']} {r['budget']:g} s"
+        if r["status"] == Status.OPTIMAL.value and r["vp"] is not None and r["vp"] < found[0]:
+            out.append(f"{who}: claims OPTIMAL at {r['vp']} VP, {found[1]} found a line of "
+                       f"{found[0]}")
+        elif r["status"] == Status.INFEASIBLE.value:
+            out.append(f"{who}: claims INFEASIBLE, {found[1]} found a goal-meeting line of "
+                       f"{found[0]}")
+    return out
 
 
 def resummarize(out: Path, plots: bool = True) -> BenchReport:

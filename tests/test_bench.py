@@ -21,6 +21,7 @@ from benchmarks.run import (
     BenchConfig,
     best_known,
     check,
+    cross_check,
     ratio,
     summarize,
 )
@@ -303,6 +304,18 @@ def test_a_result_failing_its_check_counts_for_nothing() -> None:
     assert (rows["q"]["won"], rows["q"]["proven_optimal"], rows["q"]["failed_checks"]) == (1, 1, 1)
     assert rows["q"]["ratio"] == 0.5  # a: 0 (failed), b: 30/30, c: no positive best
     assert rows["p"]["ratio"] == 0.5  # a: 40/40 still, b: 0
+
+
+def test_proofs_are_checked_against_the_other_results_lines() -> None:
+    """An OPTIMAL below a goal-meeting line another result found on the instance, or an
+    INFEASIBLE beside one, is a failure of the run; an OPTIMAL at the best found is not."""
+    assert cross_check(SYNTH) == []  # b: q's OPTIMAL 30 is the best found
+    low = _rec("b", "r", 25, "OPTIMAL")
+    none = {**_rec("a", "r", None, "INFEASIBLE"), "goals_met": False}
+    failed = {**_rec("b", "s", 99), "check": "its line misses a goal"}  # no evidence
+    assert cross_check([*SYNTH, low, none, failed]) == [
+        "b r 10 s: claims OPTIMAL at 25 VP, q 10 s found a line of 30",
+        "a r 10 s: claims INFEASIBLE, p 10 s found a goal-meeting line of 40"]
 
 
 def test_anytime_and_profile_curves_follow_their_definitions() -> None:
