@@ -11,9 +11,10 @@ whether the goals were still reachable, and the best alternative in words; then 
 the table ("at least" unless the first position is proven), the three costliest turns and the
 turn the trial became unwinnable. ``--json``: a list of one object per turn with ``turn``,
 ``best_vp``, ``best_goals_met``, ``best_status``, ``bound``, ``played_vp``,
-``played_goals_met``, ``lost``, ``lost_proven``, ``alternative``, ``goals_reachable`` (with ``--every-decision`` also ``decision``, the index of
-the decision within the turn). ``--plot FILE.png``: best reachable and played VP over the turns
-(matplotlib, an optional extra: ``pip install 'heritage[plot]'``).
+``played_goals_met``, ``lost``, ``lost_proven``, ``alternative``, ``goals_reachable`` (with
+``--every-decision`` also ``decision``, the index of the decision within the turn).
+``--plot FILE.png``: best reachable and played VP over the turns (matplotlib, an optional
+extra: ``pip install 'heritage[plot]'``).
 
 Exit codes: 0 analysed, 2 bad input (a file that is not a legal finished game), 130 Ctrl-C (the
 positions solved so far are printed).

@@ -268,13 +268,12 @@ def show_result(root: GameRecord, res: SolveResult, view: ViewOptions, json_outp
 def _status_lines(out: Output, res: SolveResult, root: GameRecord) -> None:
     """The status in words; from a position with decisions taken (``--from``), the proofs
     speak of the lines from there (the decisions before it are given, not chosen)."""
-    taken = decisions_taken(root)
     where = solved_from_words(root)
     words = {
         Status.OPTIMAL: f"OPTIMAL: proven best line{where}",
         Status.FEASIBLE: f"FEASIBLE: best line found{where}, not proven optimal",
-        Status.INFEASIBLE: (f"INFEASIBLE: proven, no line{where} meets every goal" if taken
-                            else "INFEASIBLE: proven, no line meets every goal with this deal"),
+        Status.INFEASIBLE: (f"INFEASIBLE: proven, no line{where} meets every goal"
+                            + ("" if where else " with this deal")),
         Status.UNKNOWN: f"UNKNOWN: no line{where} meeting every goal was found within the budget",
     }
     out.heading(words[res.status] + (" (interrupted)" if res.interrupted else ""))

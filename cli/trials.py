@@ -15,6 +15,7 @@ import typer
 from cli.common import Output, domain_errors
 from cli.options import ChestsOption, JsonOption, TrialsOption
 from puzzles.chests import DEFAULT, load_chests
+from puzzles.table import INFERRED_NOTE
 from puzzles.trials import load_trials, trials_json
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.chestcards import Chest, ChestSet
@@ -64,5 +65,4 @@ def trials_command(
     out_.line()
     out_.table("Chests", ["chest", "name", "goal", "moment", "effect"], chest_rows(data))
     out_.line()
-    out_.line("* stand-in (not printed in the rulebook text); ~ inferred from the rulebook's "
-              "worked example (D14), or a card it prints without its letter (Г)")
+    out_.line(f"* stand-in (not printed in the rulebook text); {INFERRED_NOTE}")

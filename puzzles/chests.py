@@ -9,6 +9,7 @@ the value.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -179,8 +180,7 @@ def _same_game_as(where: str, v: Any) -> tuple[str, ...]:
     """The ``same_game_as`` field: the sha256 (64 lowercase hex digits) of earlier revisions of
     the file that play the same game."""
     if not isinstance(v, list) or not all(
-            isinstance(h, str) and len(h) == 64 and all(c in "0123456789abcdef" for c in h)
-            for h in v):
+            isinstance(h, str) and re.fullmatch("[0-9a-f]{64}", h) for h in v):
         raise ChestDataError(f"{where}: field 'same_game_as' = {quote(v)}: expected a list of "
                              "sha256 hashes (64 lowercase hex digits)")
     return tuple(v)

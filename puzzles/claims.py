@@ -89,11 +89,15 @@ def claim_shapes(data: dict[str, Any]) -> str | None:
             return f"{key}: expected {want}, got {json_quote(value)}"
     start = data.get("solved_from")
     if start is not None and not (isinstance(start, dict) and set(start) == {"turn", "decisions"}
-                                  and all(isinstance(v, int) and not isinstance(v, bool)
-                                          and v >= 0 for v in start.values())):
+                                  and all(_whole(v) and v >= 0 for v in start.values())):
         return (f"solved_from: expected {{\"turn\": T, \"decisions\": N}}, got "
                 f"{json_quote(start)}")
     return None
+
+
+def _whole(value: Any) -> bool:
+    """A JSON whole number (``true`` and ``false`` are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def json_quote(value: Any) -> str:
@@ -291,9 +295,9 @@ def _unverifiable(data: dict[str, Any]) -> tuple[str, ...]:
     if status in ("OPTIMAL", "INFEASIBLE"):
         out.append(f"status {status}")
     bound = data.get("bound")
-    if isinstance(bound, int) and not isinstance(bound, bool) and status != "OPTIMAL":
+    if _whole(bound) and status != "OPTIMAL":
         out.append(f"bound {bound}")
     turn = data.get("proven_from_turn")
-    if isinstance(turn, int) and not isinstance(turn, bool):
+    if _whole(turn):
         out.append(f"play from turn {turn} on proven optimal")
     return tuple(out)

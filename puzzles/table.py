@@ -23,9 +23,11 @@ from solver.engine.setup import Setup
 from solver.engine.state import GameState
 from solver.engine.wording import Namer, goal_words
 
+#: What ``~`` marks (`mark`), in every footnote that explains it.
+INFERRED_NOTE = ("~ inferred from the rulebook's worked example (D14), or a card it prints "
+                 "without its letter (Г)")
 STAND_IN_NOTE = ("* stand-in: the rulebook does not print this chest text, the project chose "
-                 "it (heritage trials lists them); ~ inferred from the rulebook's worked example "
-                 "(D14), or a card it prints without its letter (Г)")
+                 f"it (heritage trials lists them); {INFERRED_NOTE}")
 
 
 def mark(part: Part) -> str:
