@@ -34,7 +34,7 @@ def effect_line(c: Chest) -> str:
 
 
 def chest_rows(data: ChestSet) -> list[list[str]]:
-    return [[c.letter + _mark(c.name_part.stand_in), c.name,
+    return [[c.letter + _mark(c.name_part.stand_in, c.name_part.inferred), c.name,
              c.goal_text + _mark(c.goal_part.stand_in, c.goal_part.inferred),
              c.moment, c.effect_text + _mark(c.effect_part.stand_in)] for c in data.chests]
 

@@ -18,7 +18,7 @@ The game as OpenSpiel sees it (`GAME_TYPE`, `game_info`):
   ``binary`` (`binary_reward`, the baseline before issue 13): ``clip(VP / 100, 0, 1)`` when
   every goal is met, ``0`` when one is missed;
 * game parameters: ``trial`` (0: none), ``hand`` (``"1"``-``"4"`` or ``"draw"``), ``seed``,
-  ``position`` (a position file, `solver.engine.record.load_position`; it replaces the others)
+  ``position`` (a position file, `puzzles.lines.load_position`; it replaces the others)
   and ``reward`` (``"shaped"`` or ``"binary"``).
 
 `make_game(root=state)` builds the game from any engine position, which is how the benchmark

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
+from cli.trials import chest_rows
 from puzzles.cardsets import load_book
 from puzzles.chests import load_chests
 from puzzles.lines import replay
@@ -103,6 +104,14 @@ def test_trials_command_lists_the_table() -> None:
     assert "Long-Forgotten Knowledge" in result.output
     assert "В~ timeline.any >= 5; Л~ past.any >= 10" in result.output
     assert "Standard of Ur" in result.output
+
+
+def test_trials_chest_table_marks_the_letter_of_ur_inferred_not_a_stand_in() -> None:
+    """The rulebook names the Standard of Ur and its goal, not its letter: the letter Г is the
+    project's inference (``~``), not a stand-in for text the rulebook leaves out (``*``)."""
+    rows = {row[1]: row for row in chest_rows(load_chests())}
+    assert rows["Standard of Ur"][0] == "Г~"
+    assert not any(row[0].endswith("~") for name, row in rows.items() if name != "Standard of Ur")
 
 
 def test_trials_json_gives_each_trial_with_its_chests() -> None:
