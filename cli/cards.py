@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import Output, domain_errors
-from cli.options import CardsOption, JsonOption, NoBaseOption
+from cli.options import CardsOption, JsonOption
 from puzzles.deal import load_cards
 from solver.engine.cards import Card
 from solver.engine.coverage import card_implemented
@@ -71,12 +71,14 @@ def cards_command(
         typer.Option(
             "--missing",
             help="Only cards whose effect the engine does not implement (prints nothing "
-            "when every card is implemented).",
+            "when every card is implemented; --json: an empty list).",
         ),
     ] = False,
     json_output: JsonOption = False,
     cards: CardsOption = None,
-    no_base: NoBaseOption = False,
+    no_base: Annotated[bool, typer.Option(
+        "--no-base", help="List the --cards sets only, without the base set (any set, "
+        "playable or not).")] = False,
 ) -> None:
     """List the cards: code, name, type, cost, space, knowledge, VP, activation and text
     (technologies: level, requirement and VP)."""

@@ -95,8 +95,9 @@ TimeLimitOption = Annotated[float | None, typer.Option(
     "--node-limit for that).")]
 NodeLimitOption = Annotated[int | None, typer.Option(
     "--node-limit", metavar="K", help="Budget in search nodes (decisions played by the heuristic "
-    "plus positions of the exact search), a total over the workers: the same inputs give the "
-    "same line. Default 200000 when no --time-limit is given.")]
+    "plus positions of the exact search), a total over the workers (the heuristic finishes the "
+    "playout it is in: up to a playout over it per worker): the same inputs give the same line. "
+    "Default 200000 when no --time-limit is given.")]
 WorkersOption = Annotated[int, typer.Option(
     "--workers", metavar="W", help="Processes for the heuristic search, and for the exact "
     "search under --time-limit (it cuts the tree into subtrees the processes share out; "
