@@ -225,8 +225,11 @@ def setup_from_json(data: Any, where: str = "setup") -> Setup:
         if isinstance(chests, dict) and (chests.get("goals") or chests.get("under")
                                          or chests.get("revealed")):
             name = chests.get("file")
+            if name is not None and not isinstance(name, str):
+                raise SetupError(f"{where}.chests: field 'file' = {quote(name)}: expected the "
+                                 "name of a chest file")
             try:
-                chest_data = load_chests("default" if name is None else str(name))
+                chest_data = load_chests("default" if name is None else name)
             except ChestDataError as exc:
                 raise SetupError(f"{where}: {exc}") from None
     return Setup.from_json(data, where, chest_data=chest_data)

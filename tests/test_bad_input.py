@@ -118,6 +118,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         ("format-99", "format", 99), ("die-seed-float", "setup.die_seed", 1.5),
     ]:
         put(f"line-{name}.json", _with(line, _set(field, value)))
+    put("line-seed-misspelt.json", _with(line, lambda d: d["setup"].update(sed=d["setup"].pop("seed"))))
+    put("line-chests-goal.json", _with(trial_line, lambda d: d["setup"]["chests"].update(
+        goal=d["setup"]["chests"].pop("goals"))))
+    put("line-chests-file-5.json", _with(trial_line, _set("setup.chests.file", 5)))
     for name, field, value in [
         ("trial-2", "setup.trial", 2), ("trial-99", "setup.trial", 99),
         ("vp", "vp", trial_line["vp"] + 1), ("score-null", "score", None),
@@ -191,6 +195,14 @@ ROWS: list[tuple[str, list[str], int, list[str]]] = [
     ("line-time-space-text", ["verify", "{line-time-space-x.json}"], 2, ["setup.time_space"]),
     ("line-die-seed-float", ["verify", "{line-die-seed-float.json}"], 2, ["setup.die_seed", "1.5"]),
     ("line-format-99", ["verify", "{line-format-99.json}"], 2, ["format", "99"]),
+    ("line-seed-misspelt", ["verify", "{line-seed-misspelt.json}"], 2,
+     ["line-seed-misspelt.json", "setup", "unknown field 'sed'"]),
+    ("line-chests-goal", ["verify", "{line-chests-goal.json}"], 2,
+     ["line-chests-goal.json", "setup.chests", "unknown field 'goal'"]),
+    ("solve-from-seed-misspelt", ["solve", "--from", "{line-seed-misspelt.json}"], 2,
+     ["line-seed-misspelt.json", "unknown field 'sed'"]),
+    ("line-chests-file-5", ["verify", "{line-chests-file-5.json}"], 2,
+     ["line-chests-file-5.json", "setup.chests", "'file'", "5"]),
     # ---- line files: well formed, false claims (exit 1)
     ("tampered-trial-2", ["verify", "{tampered-trial-2.json}"], 1, ["trial"]),
     ("tampered-trial-99", ["verify", "{tampered-trial-99.json}"], 1, ["trial", "99"]),

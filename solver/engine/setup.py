@@ -75,6 +75,23 @@ def _text(data: dict[str, Any], key: str, where: str, default: str) -> str:
     return v
 
 
+#: The fields of a setup object (`Setup.to_json`) and of its ``chests`` object.
+SETUP_FIELDS: Final = ("hand", "hand_cards", "seed", "die_seed", "deck", "dice", "tech_deck_1",
+                       "tech_deck_2", "time_space", "card_sets", "restricted_to_implemented",
+                       "trial", "chests", "extra_discards")
+CHESTS_FIELDS: Final = ("file", "sha256", "goals", "under", "revealed", "campaign",
+                        "worthiest_heir")
+
+
+def _known_fields(data: dict[str, Any], known: tuple[str, ...], where: str) -> None:
+    """Refuse a field the setup does not have: a misspelt ``seed`` would otherwise deal the
+    default game without a word."""
+    for key in data:
+        if key not in known:
+            raise SetupError(f"{where}: unknown field {quote(key)} (the fields: "
+                             f"{', '.join(known)})")
+
+
 def _maybe_text(data: dict[str, Any], key: str, where: str) -> str | None:
     return None if data.get(key) is None else _text(data, key, where, "")
 
@@ -257,10 +274,12 @@ class Setup(Frozen):
         loaded by the caller (`puzzles.deal.setup_from_json` reads it)."""
         if not isinstance(data, dict):
             raise SetupError(f"{where}: expected an object")
+        _known_fields(data, SETUP_FIELDS, where)
         try:
             chests = data.get("chests") or {}
             if not isinstance(chests, dict):
                 raise SetupError(f"{where}.chests: expected an object, got {quote(chests)}")
+            _known_fields(chests, CHESTS_FIELDS, f"{where}.chests")
             return Setup(
                 hand=_text(data, "hand", where, "1"),
                 hand_cards=_texts(data, "hand_cards", where) or (),

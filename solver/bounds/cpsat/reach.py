@@ -215,28 +215,31 @@ def dealt_technologies(st: GameState, facts: FactBook, learns: int, sch: Schedul
 
 
 _TileFacts = tuple[tuple[TileTaker, ...], tuple[int, ...], tuple[int, ...]]
-_TILE_FACTS: dict[object, _TileFacts] = {}  # by card sets: a pure cache
+_TILE_FACTS: dict[object, _TileFacts] = {}  # by card sets and pool: a pure cache
 
 
 def tile_facts(st: GameState) -> _TileFacts:
     """The pool's tile takers, free learners and Candi Sukuhs (`solver.bounds.techrow`),
-    memoized by card sets."""
-    got = _TILE_FACTS.get(st.book.sets)
+    memoized by card sets and whether the pool is restricted (`Setup.card_pool`)."""
+    key = (st.book.sets, st.setup.restricted)
+    got = _TILE_FACTS.get(key)
     if got is None:
         cards, pool = st.book.cards, st.setup.card_pool(st.book)
         got = (tile_takers(cards, pool), free_learners(cards, pool), candi_cards(cards, pool))
-        _TILE_FACTS[st.book.sets] = got
+        _TILE_FACTS[key] = got
     return got
 
 
-_POOL_TECHS: dict[object, list[int]] = {}  # by card sets: a pure cache
+_POOL_TECHS: dict[object, list[int]] = {}  # by card sets and pool: a pure cache
 
 
 def pool_technologies(st: GameState) -> list[int]:
-    """The technologies of the game's card pool (memoized by card sets)."""
-    cached = _POOL_TECHS.get(st.book.sets)
+    """The technologies of the game's card pool (memoized by card sets and whether the pool is
+    restricted)."""
+    key = (st.book.sets, st.setup.restricted)
+    cached = _POOL_TECHS.get(key)
     if cached is None:
         pool = st.setup.card_pool(st.book)
         cached = [t for t in sorted(pool) if st.book.cards[t].is_tech]
-        _POOL_TECHS[st.book.sets] = cached
+        _POOL_TECHS[key] = cached
     return cached
