@@ -101,8 +101,9 @@ NodeLimitOption = Annotated[int | None, typer.Option(
 WorkersOption = Annotated[int, typer.Option(
     "--workers", metavar="W", help="Processes for the heuristic search, and for the exact "
     "search under --time-limit (it cuts the tree into subtrees the processes share out; "
-    "node-limited it runs in one process, so the same inputs give the same line); at most the "
-    "cores this process may use: more are capped, with a note.")]
+    "node-limited it runs in one process). Under --time-limit at most the cores this process "
+    "may use (more are capped, with a note); under a node limit W processes share the cores, "
+    "so the same inputs and W give the same line on any machine. At most 256.")]
 #: The bound ``solve``, ``check`` and ``campaign solve`` use unless ``--bound`` says otherwise:
 #: measured on the 24 trial deals at 30 s and 2 workers (one run a side, compiled), the
 #: constraint layer's root bound 434-444 against the simple bound's 552-565, mean VP 69.6

@@ -31,6 +31,7 @@ from rich.table import Table
 
 from cli.common import (
     Output,
+    available_cores,
     capped_at_cores,
     check_out,
     deal_setup,
@@ -89,10 +90,16 @@ def _root(opts: SolveOptions) -> GameRecord:
     return GameRecord.new(setup, book)
 
 
+#: The most processes a solve may ask for (beyond, a mistake rather than a machine).
+MAX_WORKERS = 256
+
+
 def _config(opts: SolveOptions, first: bool) -> SolveConfig:
-    """The solve's budget and switches, or exit 2 naming the bad option. More workers than
-    cores are capped at the cores, with a note (they would only share the cores, and the node
-    budget, a total over the workers, would be cut into slivers)."""
+    """The solve's budget and switches, or exit 2 naming the bad option. Under a time limit,
+    more workers than cores are capped at the cores, with a note (they would only share the
+    cores, each with a sliver of the time). Under a node limit they are not: the line depends on
+    the number of workers (each plays its share of the nodes with its own seed), so W workers
+    give the same line on any machine, only slower on fewer cores (a note says so)."""
     time_limit, node_limit = opts.time_limit, opts.node_limit
     refuse_deal_beside_from(opts.deal, opts.from_file)
     if time_limit is not None and node_limit is not None:
@@ -106,10 +113,20 @@ def _config(opts: SolveOptions, first: bool) -> SolveConfig:
         fail(f"--workers: must be at least 1, got {opts.workers}")
     if opts.bound not in BOUND_NAMES:
         fail(f"--bound: must be one of {', '.join(BOUND_NAMES)}, got {opts.bound!r}")
-    workers = capped_at_cores("--workers", opts.workers,
-                              "a node-limited result depends on the number of workers")
+    if opts.workers > MAX_WORKERS:
+        fail(f"--workers: must be at most {MAX_WORKERS}, got {opts.workers}")
     if time_limit is None and node_limit is None:
         node_limit = 200_000
+    if time_limit is not None:
+        workers = capped_at_cores("--workers", opts.workers)
+    else:
+        workers = opts.workers
+        cores = available_cores()
+        if workers > cores:
+            note(f"note: --workers {workers} on {cores} core{'s' if cores > 1 else ''}: the "
+                 "processes share them (slower), and the line is the one "
+                 f"{workers} workers find on any "
+                 "machine (a node-limited result depends on the number of workers)")
     return SolveConfig(time_limit=time_limit, node_limit=node_limit, workers=workers,
                        first_solution=first, bound=opts.bound, tt_memory_mb=opts.tt_memory)
 

@@ -181,14 +181,40 @@ def test_a_time_limit_holds_on_the_cpsat_path() -> None:
 
 
 def test_a_node_limit_is_a_total_over_the_workers() -> None:
-    """``--workers 1000``: capped at the cores with a note; the node limit is shared between
-    the workers (each may finish its last playout, ~80 decisions, over its share)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    proc = subprocess.run([*ENTRY, "solve", "--trial", "1", "--workers", "1000", "--node-limit",
+    """The node limit is shared between the workers (each may finish its last playout, ~80
+    decisions, over its share); more workers than cores are not capped under a node limit."""
+    proc = subprocess.run([*ENTRY, "solve", "--trial", "1", "--workers", "4", "--node-limit",
                            "2000", "--json"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    assert f"note: --workers 1000: capped at {cores}" in proc.stderr
-    assert json.loads(proc.stdout)["nodes"] <= 2000 + 200 * (cores or 1)
+    assert json.loads(proc.stdout)["nodes"] <= 2000 + 200 * 4
+
+
+def test_too_many_workers_are_refused_and_capped_at_the_cores_under_a_time_limit() -> None:
+    """``--workers 1000``: refused (exit 2); under a time limit, workers above the cores are
+    capped at the cores, with a note."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    proc = subprocess.run([*ENTRY, "solve", "--trial", "1", "--workers", "1000", "--node-limit",
+                           "2000"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 2 and "--workers: must be at most 256, got 1000" in proc.stderr
+    proc = subprocess.run([*ENTRY, "solve", "--trial", "1", "--workers", "200", "--time-limit",
+                           "1", "--bound", "simple", "--json"], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert proc.returncode in (0, 3), proc.stderr
+    assert f"note: --workers 200: capped at {cores}" in proc.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity")
+def test_a_node_limited_line_is_the_same_on_one_core() -> None:
+    """Same inputs and node limit, same line on any machine: two workers on one core play as
+    two workers on two (only slower), not as one worker (a note says so)."""
+    args = [*ENTRY, "solve", "--trial", "4", "--hand", "3", "--seed", "5", "--node-limit",
+            "4000", "--bound", "simple", "--workers", "2", "--json"]
+    two = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
+    one = subprocess.run(args, cwd=ROOT, capture_output=True, text=True,
+                         preexec_fn=lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}))
+    assert two.returncode == one.returncode == 0, one.stderr
+    assert json.loads(one.stdout)["line"] == json.loads(two.stdout)["line"]
+    assert "note: --workers 2 on 1 core: " in one.stderr
 
 
 def test_a_bad_output_file_is_refused_before_the_search(tmp_path: Path) -> None:
