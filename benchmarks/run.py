@@ -56,8 +56,9 @@ from benchmarks.baselines import BASELINES, OPENSPIEL_BASELINES, Runner, RunResu
 from benchmarks.engine import run as engine_run
 from benchmarks.plots import plot_all
 from benchmarks.suite import DEFAULT_SUITE, Instance, SuiteError, load_suite
+from puzzles.jsonfile import parse_json, read_text
 from puzzles.openspiel_game import OpenSpielUnavailable, load_pyspiel
-from solver.engine.errors import HeritageError
+from solver.engine.errors import HeritageError, quote
 from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.search.exhaustive import SearchConfig, search
@@ -365,21 +366,51 @@ def cross_check(records: Sequence[dict[str, Any]]) -> list[str]:
     return out
 
 
+#: The fields of a result line the summary reads, with their JSON types (`record_of`).
+RESULT_FIELDS: dict[str, tuple[type, ...]] = {
+    "instance": (str,), "kind": (str,), "trial": (int,), "hand": (str,), "seed": (int,),
+    "solver": (str,), "budget": (int, float), "status": (str,), "vp": (int, type(None)),
+    "goals_met": (bool,), "bound": (int, float, type(None)),
+    "time_to_best": (int, float, type(None)), "nodes": (int,), "seconds": (int, float, type(None)),
+    "failed_vp": (int, type(None)), "known_optimum": (int, float, type(None)), "check": (str,),
+    "trace": (list,),
+}
+
+
+def result_record(data: Any, where: str) -> dict[str, Any]:
+    """One line of ``results.jsonl`` as the summary reads it, or `SuiteError` naming the line,
+    the field and the value."""
+    if not isinstance(data, dict):
+        raise SuiteError(f"{where}: expected a result object, got {quote(data)}")
+    for key, types in RESULT_FIELDS.items():
+        value = data.get(key)
+        if key not in data or not isinstance(value, types) or (
+                isinstance(value, bool) and bool not in types):
+            names = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise SuiteError(f"{where}: field {key!r} = {quote(value)}: expected {names}")
+    if data["status"] not in {s.value for s in Status}:
+        raise SuiteError(f"{where}: field 'status' = {quote(data['status'])}: expected one of "
+                         f"{', '.join(s.value for s in Status)}")
+    return data
+
+
 def resummarize(out: Path, plots: bool = True) -> BenchReport:
     """Summary and plots again from ``out/results.jsonl`` (e.g. of a run cut short, or after a
     change of the summary), keeping the engine and machine figures of ``out/summary.json``.
 
     :raises SuiteError: the results file cannot be read."""
     path = out / "results.jsonl"
-    try:
-        records = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
-    except (OSError, json.JSONDecodeError) as exc:
-        raise SuiteError(f"{path}: cannot read the results ({exc})") from None
+    text = read_text(path, SuiteError, "bench results file (results.jsonl)")
+    records = [result_record(parse_json(x, f"{path}, line {n}", SuiteError, "bench result"),
+                             f"{path}, line {n}")
+               for n, x in enumerate(text.splitlines(), 1) if x.strip()]
     if not records:
         raise SuiteError(f"{path}: no results")
-    old: dict[str, Any] = {}
-    with contextlib.suppress(OSError, json.JSONDecodeError):
+    old: Any = {}
+    with contextlib.suppress(OSError, ValueError):  # kept figures, if the summary still reads
         old = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    if not isinstance(old, dict):
+        old = {}
     seen: dict[str, Instance] = {}
     for r in records:
         seen.setdefault(r["instance"], Instance(r["instance"], r["kind"], r["trial"], r["hand"],

@@ -42,6 +42,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from puzzles.deal import build_setup, load_cards  # noqa: E402
+from puzzles.jsonfile import read_json  # noqa: E402
 from puzzles.lines import load_position  # noqa: E402
 from solver.engine.cards import CardBook  # noqa: E402
 from solver.engine.errors import HeritageError  # noqa: E402
@@ -92,9 +93,9 @@ class Instance:
             return GameRecord.new(deal_setup(self.trial, self.hand, self.seed), _book())
         assert self.file is not None
         try:
-            data = json.loads(self.file.read_text(encoding="utf-8"))
+            data, _ = read_json(self.file, SuiteError, "position file")
             return load_position(data, self.file.parent)
-        except (OSError, json.JSONDecodeError, HeritageError) as exc:
+        except HeritageError as exc:
             raise SuiteError(f"{self.file}: position {self.id} does not load ({exc}); make the "
                              "positions again: python -m benchmarks.suite --make-positions") from None
 
@@ -181,12 +182,7 @@ def load_suite(path: Path | str = DEFAULT_SUITE) -> Suite:
 
     :raises SuiteError: naming the file, the field and the value."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SuiteError(f"{path}: cannot read the suite ({exc.strerror})") from None
-    except json.JSONDecodeError as exc:
-        raise SuiteError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    data, _ = read_json(path, SuiteError, "bench suite")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _fail(path, "format", data.get("format") if isinstance(data, dict) else data,
                     f"expected {FORMAT!r}")
@@ -203,6 +199,8 @@ def load_suite(path: Path | str = DEFAULT_SUITE) -> Suite:
     deals = tuple(Instance(deal_id(t, h, s), "deal", t, h, s)
                   for t in trials for h in hands for s in seeds)
     positions = []
+    if not isinstance(data.get("positions", []), list):
+        raise _fail(path, "positions", data["positions"], "expected a list of saved positions")
     for k, p in enumerate(data.get("positions", [])):
         where = f"positions[{k}]"
         if not isinstance(p, dict):

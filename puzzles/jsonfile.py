@@ -75,7 +75,8 @@ def parse_json(text: str, path: Path | str, error: ErrorFactory, what: str = "fi
         raise error(f"{path}: JSON nested deeper than {MAX_DEPTH} levels; expected a "
                     f"{what}") from None
     except ValueError as exc:  # NaN/Infinity, or an integer of more than 4300 digits
-        raise error(f"{path}: not valid JSON ({exc}); expected a {what}") from None
+        why = ("a number of more than 4300 digits" if "digits" in str(exc) else str(exc))
+        raise error(f"{path}: not valid JSON ({why}); expected a {what}") from None
     if nesting(data) > MAX_DEPTH:
         raise error(f"{path}: JSON nested deeper than {MAX_DEPTH} levels; expected a {what}")
     return data

@@ -420,3 +420,15 @@ def test_every_row_has_a_distinct_id() -> None:
     ids = [r[0] for r in ROWS]
     assert len(ids) == len(set(ids))
     assert not math.isnan(len(ids))
+
+
+def test_a_number_too_long_for_python_is_named_without_python_advice(tmp_path: Path) -> None:
+    """JSON with an integer of more than 4300 digits: Python's own message advises
+    ``sys.set_int_max_str_digits``, which means nothing to a user; the error names the file and
+    the fault."""
+    path = tmp_path / "long.json"
+    path.write_text('{"setup": {"seed": ' + "9" * 5000 + '}, "line": []}', encoding="utf-8")
+    result = run(["verify", str(path)])
+    assert result.exit_code == 2
+    assert "long.json" in result.stderr and "more than 4300 digits" in result.stderr
+    assert "set_int_max_str_digits" not in result.stderr

@@ -402,6 +402,49 @@ def test_bench_bad_input_exits_2_with_one_line(tmp_path: Path, args: list[str],
         assert w in lines[0]
 
 
+GOOD_RESULT = {"instance": "t1-h1-s0", "kind": "deal", "trial": 1, "hand": "1", "seed": 0,
+               "solver": "random", "budget": 1.0, "status": "FEASIBLE", "vp": 30,
+               "goals_met": True, "bound": None, "time_to_best": 0.1, "nodes": 80,
+               "seconds": 0.2, "failed_vp": None, "known_optimum": None, "check": "ok",
+               "trace": [[0.1, 30]], "line": [], "extra": {}}
+
+
+@pytest.mark.parametrize("content, words", [
+    (b'{"a": 1}\n', ["results.jsonl, line 1", "field 'instance'"]),
+    (b"5\n", ["results.jsonl, line 1", "expected a result object"]),
+    (b"\xff\xfe{}", ["results.jsonl", "not UTF-8"]),
+    (b"{\n", ["results.jsonl, line 1", "not valid JSON"]),
+    (json.dumps({**GOOD_RESULT, "vp": "30"}).encode(), ["field 'vp' = '30'", "int or null"]),
+    (json.dumps({**GOOD_RESULT, "status": "WON"}).encode(), ["field 'status' = 'WON'"]),
+    (json.dumps({**GOOD_RESULT, "goals_met": 1}).encode(), ["field 'goals_met' = 1"]),
+])
+def test_bench_summarize_of_bad_results_exits_2_naming_the_line_and_field(
+        tmp_path: Path, content: bytes, words: list[str]) -> None:
+    """``--summarize`` reads a results file a run left, maybe damaged: one line naming the file,
+    the line and the field, exit 2 (1 is bench's failed check), never a traceback."""
+    (tmp_path / "results.jsonl").write_bytes(content)
+    result = RUNNER.invoke(app, ["bench", "--summarize", "--out", str(tmp_path), "--no-plots"])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"\xff{}", ["not UTF-8"]),
+    (json.dumps({"format": "heritage-bench-suite", "version": 1, "deals": {
+        "trials": [1], "hands": ["1"], "seeds": [0]}, "positions": 5}).encode(),
+     ["field 'positions'", "expected a list"]),
+])
+def test_bench_bad_suite_file_exits_2(tmp_path: Path, content: bytes, words: list[str]) -> None:
+    suite = tmp_path / "suite.json"
+    suite.write_bytes(content)
+    result = RUNNER.invoke(app, ["bench", "--suite", str(suite), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1 and all(w in result.stderr for w in words), result.stderr
+
+
 def test_smoke_bench_runs_clean(tmp_path: Path) -> None:
     """``heritage bench --smoke``: the CI run (about a minute): every available solver on the
     smoke subset, every check passing, the tables and files written."""
