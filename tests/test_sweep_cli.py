@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -295,6 +296,21 @@ def test_report_and_export_errors(tmp_path: Path, pool_dbs: dict[str, Path]) -> 
     assert_one_line_error(run("sweep", "export", "--db", str(pool_dbs["pool 1"]), "--trial", "1",
                               "--hand", "1", "--seed", "77"),
                           "--seed: no deal trial 1 hand 1 seed 77 die seed 77")
+    assert_one_line_error(run("sweep", "report", "--db", str(tmp_path)), "--db",
+                          "is not a file")
+
+
+def test_report_of_a_damaged_store_names_the_row_and_cell(tmp_path: Path,
+                                                          pool_dbs: dict[str, Path]) -> None:
+    """SQLite keeps text in an INTEGER column: a store edited by hand is refused in one line
+    naming the row and the cell, not with a traceback."""
+    db = tmp_path / "damaged.sqlite"
+    shutil.copy(pool_dbs["pool 1"], db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE deals SET vp = 'abc' WHERE vp IS NOT NULL")
+    con.close()
+    assert_one_line_error(run("sweep", "report", "--db", str(db)), "--db", "damaged.sqlite",
+                          "column 'vp' = 'abc'", "expected a whole number or null")
 
 
 def test_help_names_the_commands() -> None:

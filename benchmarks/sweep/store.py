@@ -31,6 +31,13 @@ KEY = ("trial", "hand", "seed", "die_seed", "budget", "bound", "version", "data_
 RESULT = ("status", "solve_status", "vp", "failed_vp", "upper_bound", "line", "nodes", "seconds",
           "task_seconds", "worker")
 COLUMNS = (*KEY, *RESULT, "run", "stored_at")
+#: The Python kinds a stored cell may have, by column (text columns: `str`).
+COLUMN_KINDS: dict[str, tuple[type, ...]] = {
+    "trial": (int,), "seed": (int,), "die_seed": (int,), "vp": (int, type(None)),
+    "failed_vp": (int, type(None)), "upper_bound": (int, type(None)), "nodes": (int,),
+    "seconds": (int, float), "task_seconds": (int, float), "run": (int, type(None)),
+}
+KIND_WORDS = {int: "a whole number", float: "a number", str: "text", type(None): "null"}
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -61,8 +68,10 @@ class SweepStore:
 
     def __init__(self, path: Path, *, create: bool = True) -> None:
         self.path = path
-        if not create and not path.is_file():
+        if not create and not path.exists():
             raise SweepError(f"--db: {path} does not exist (make it with heritage sweep run)")
+        if not create and not path.is_file():
+            raise SweepError(f"--db: {path} is not a file (a sweep database is one SQLite file)")
         try:
             self.db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
         except sqlite3.Error as exc:
@@ -205,4 +214,19 @@ class SweepStore:
             sql += " WHERE " + " AND ".join(where)
         sql += f" ORDER BY {', '.join(KEY)}"
         with self._errors("read"):
-            return [dict(r) for r in self.db.execute(sql, args)]
+            rows = [dict(r) for r in self.db.execute(sql, args)]
+        for row in rows:
+            self._check_row(row)
+        return rows
+
+    def _check_row(self, row: dict[str, Any]) -> None:
+        """Refuse a stored row whose cells are not of their column's kind (SQLite keeps text in
+        an INTEGER column: a store edited by hand or damaged), naming the row and the cell."""
+        for column in COLUMNS:
+            value = row[column]
+            kinds = COLUMN_KINDS.get(column, (str,))
+            if isinstance(value, bool) or not isinstance(value, kinds):
+                want = " or ".join(KIND_WORDS[k] for k in kinds)
+                raise SweepError(f"--db: {self.path}: the row of trial {row['trial']!r} hand "
+                                 f"{row['hand']!r} seed {row['seed']!r}: column {column!r} = "
+                                 f"{row[column]!r}: expected {want} (a damaged store?)")
