@@ -17,7 +17,7 @@ from solver.engine.actions import CHEST_LETTERS
 from solver.engine.chestcards import ChestDataError, ChestSet
 from solver.engine.chests import MAX_PER_ZONE
 from solver.engine.errors import quote
-from solver.engine.setup import Setup
+from solver.engine.setup import TRIAL_MAX, Setup
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "trials.json"
 TRIALS_FORMAT = "heritage-trials"
@@ -33,6 +33,10 @@ class Trial:
     under: tuple[str, ...]
     stand_in: bool = False
     reason: str = ""
+
+
+#: The fields of a trial in a trial file.
+TRIAL_FIELDS = ("number", "name", "goals", "under", "stand_in", "reason", "source")
 
 
 def _fail(where: str, field: str, value: Any, why: str) -> ChestDataError:
@@ -54,9 +58,13 @@ def _trial(path: str, d: Any, pos: int) -> Trial:
     if not isinstance(d, dict):
         raise _fail(path, f"trials[{pos}]", d, "expected an object")
     n = d.get("number")
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise _fail(path, f"trials[{pos}].number", n, "expected a whole number from 1")
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= TRIAL_MAX:
+        raise _fail(path, f"trials[{pos}].number", n,
+                    f"expected a whole number from 1 to {TRIAL_MAX}")
     where = f"{path}: trial {n}"
+    for key in d:
+        if key not in TRIAL_FIELDS:
+            raise _fail(where, key, d[key], f"unknown field (the fields: {', '.join(TRIAL_FIELDS)})")
     name = d.get("name")
     if not isinstance(name, str) or not name.strip():
         raise _fail(where, "name", name, "expected a non-empty string")
@@ -67,8 +75,12 @@ def _trial(path: str, d: Any, pos: int) -> Trial:
     both = sorted(set(goals) & set(under))
     if both:
         raise _fail(where, "under", list(under), f"chest {both[0]} is also a goal of this trial")
-    stand_in = bool(d.get("stand_in", False))
-    reason = str(d.get("reason", d.get("source", "")))
+    stand_in = d.get("stand_in", False)
+    if not isinstance(stand_in, bool):
+        raise _fail(where, "stand_in", stand_in, "expected true or false")
+    reason = d.get("reason", d.get("source", ""))
+    if not isinstance(reason, str):
+        raise _fail(where, "reason", reason, "expected a string")
     if stand_in and not reason.strip():
         raise _fail(where, "reason", reason, "a stand-in needs a one-line reason")
     return Trial(n, name.strip(), goals, under, stand_in, reason)
@@ -83,6 +95,8 @@ def load_trials(name: str = DEFAULT) -> dict[int, Trial]:
         raise ChestDataError(f"{where}: field 'trials' missing: a trial file is an object with "
                              "a list 'trials'")
     check_format(data, where, TRIALS_FORMAT)
+    if not data["trials"]:
+        raise _fail(where, "trials", [], "a trial table needs at least one trial")
     out: dict[int, Trial] = {}
     for pos, d in enumerate(data["trials"]):
         t = _trial(where, d, pos)

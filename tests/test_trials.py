@@ -181,6 +181,13 @@ def _write(tmp_path: Path, mutate: object) -> Path:
     (lambda d: d["trials"][3].update(goals=[]), "trial 4: field 'goals' = []: a trial needs"),
     (lambda d: d["trials"][4].update(number=1), "field 'trials[4].number' = 1: appears twice"),
     (lambda d: d["trials"][7].update(reason=""), "trial 8: field 'reason' = ''"),
+    (lambda d: d["trials"][0].update(stand_in="no"),
+     "trial 1: field 'stand_in' = 'no': expected true or false"),
+    (lambda d: d["trials"][0].update(stand_in=1), "trial 1: field 'stand_in' = 1"),
+    (lambda d: d["trials"][0].update(goal=["А"]), "trial 1: field 'goal' = ['А']: unknown field"),
+    (lambda d: d["trials"][0].update(number=10**20),
+     "field 'trials[0].number' = 100000000000000000000: expected a whole number from 1 to 10000"),
+    (lambda d: d.update(trials=[]), "field 'trials' = []: a trial table needs at least one"),
 ])
 def test_bad_trial_files_name_file_field_and_value(tmp_path: Path, mutate: object,
                                                    fragment: str) -> None:

@@ -75,6 +75,9 @@ def _text(data: dict[str, Any], key: str, where: str, default: str) -> str:
     return v
 
 
+#: The largest trial number a setup (and so a trial table) may hold.
+TRIAL_MAX: Final = 10_000
+
 #: The fields of a setup object (`Setup.to_json`) and of its ``chests`` object.
 SETUP_FIELDS: Final = ("hand", "hand_cards", "seed", "die_seed", "deck", "dice", "tech_deck_1",
                        "tech_deck_2", "time_space", "card_sets", "restricted_to_implemented",
@@ -292,7 +295,7 @@ class Setup(Frozen):
                 time_space=_whole(data, "time_space", where, 3, 4, 4),
                 card_sets=_card_sets(data, where),
                 restricted=_flag(data, "restricted_to_implemented", where),
-                trial=_maybe_whole(data, "trial", where, 1, 10_000),
+                trial=_maybe_whole(data, "trial", where, 1, TRIAL_MAX),
                 chests=_maybe_text(chests, "file", f"{where}.chests"),
                 chests_sha256=_maybe_text(chests, "sha256", f"{where}.chests"),
                 goals=_texts(chests, "goals", f"{where}.chests") or (),
