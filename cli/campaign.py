@@ -147,7 +147,8 @@ def next_command(
     check_out(out_file)
     c = C.load(path)
     _, card_sets = load_cards(cards)
-    setup = C.next_setup(c, seed=seed, die_seed=die_seed, card_sets=card_sets)
+    setup = C.next_setup(c, seed=seed, die_seed=die_seed, card_sets=card_sets,
+                         campaign_file=str(path))
     C.save(c, path)
     position: dict[str, Any] = {"setup": setup.to_json(), "line": [[]], "score": None, "goals": []}
     text = json.dumps(position, indent=1, ensure_ascii=False) + "\n"
@@ -183,7 +184,7 @@ def play_command(
     c = C.load(path)
     if c.next_game is None:
         fail(f"{path}: field 'next_game' = null: run `heritage campaign next` first")
-    setup = setup_from_json(c.next_game)
+    setup = setup_from_json(c.next_game, f"{path}: next_game")
     book = book_for(setup, path.parent)
     record = play_random(setup, book, setup.seed if policy_seed is None else policy_seed)
     write_out(out_file, line_text(record.to_json(), out_file))
@@ -208,7 +209,7 @@ def record_command(
     all 15 achieved wins it."""
     c = C.load(path)
     data = read_line_file(game)
-    c = C.record_game(c, data, str(game), base_dir=game.parent)
+    c = C.record_game(c, data, str(game), base_dir=game.parent, campaign_file=str(path))
     C.save(c, path)
     if json_output:
         typer.echo(json.dumps(c.to_json(), indent=1, ensure_ascii=False))
@@ -246,7 +247,7 @@ def solve_command(
     game = c.next_game
 
     def root() -> GameRecord:
-        setup = setup_from_json(game)
+        setup = setup_from_json(game, f"{path}: next_game")
         record = GameRecord.new(setup, book_for(setup, path.parent))
         if goals is not None:
             choose_goals(record, goals)

@@ -289,22 +289,28 @@ def game_seed(c: Campaign) -> int:
 
 
 def next_setup(c: Campaign, *, seed: int | None = None, die_seed: int | None = None,
-               card_sets: tuple[tuple[str, str], ...] = (), restricted: bool = False) -> Setup:
+               card_sets: tuple[tuple[str, str], ...] = (), restricted: bool = False,
+               campaign_file: str = "campaign") -> Setup:
     """The next game's setup (RULES.md section 10): draw 10; 5 revealed chests to choose goals
     from (a decision in the game); deck 2 under the board; the last game's rank (extra discards,
     time card in space 3). The campaign records it as its pending game."""
     if c.status != "playing":
-        raise CampaignError(f"campaign: field 'status' = {c.status!r}: the campaign is finished")
+        raise CampaignError(f"{campaign_file}: field 'status' = {c.status!r}: the campaign is "
+                            "finished")
     if len(c.games) >= MAX_GAMES:
-        raise CampaignError(f"campaign: field 'games' = {len(c.games)}: 15 games already played")
+        raise CampaignError(f"{campaign_file}: field 'games' = {len(c.games)}: 15 games already "
+                            "played")
     revealed = reveal(c)
     if not revealed:
-        raise CampaignError("campaign: field 'decks' = no chest left to reveal")
+        raise CampaignError(f"{campaign_file}: field 'decks' = no chest left to reveal")
     rank = rank_for(c.last_vp)
-    data = load_chests(c.chests)
+    try:
+        data = load_chests(c.chests)
+    except ChestDataError as exc:
+        raise CampaignError(f"{campaign_file}: field 'chests.file' = {c.chests!r}: {exc}") from None
     if c.chests_sha256 and not data.matches(c.chests_sha256):
-        raise CampaignError(f"campaign: field 'chests.file' = {c.chests!r}: the chest file has "
-                            "changed since the campaign began")
+        raise CampaignError(f"{campaign_file}: field 'chests.file' = {c.chests!r}: the chest "
+                            "file has changed since the campaign began")
     setup = Setup(hand="draw", seed=game_seed(c) if seed is None else seed, die_seed=die_seed,
                   time_space=rank.time_space, card_sets=card_sets, restricted=restricted,
                   chests=data.source, chests_sha256=data.sha256, revealed=tuple(revealed),
@@ -347,14 +353,17 @@ def check_same_setup(want: dict[str, Any], have: Any, where: str) -> None:
     compare(_comparable(want), _comparable(have), "setup.")
 
 
-def record_game(c: Campaign, game: Any, where: str = "game", base_dir: Path | None = None) -> Campaign:
+def record_game(c: Campaign, game: Any, where: str = "game", base_dir: Path | None = None,
+                campaign_file: str = "campaign") -> Campaign:
     """The campaign after a finished game (its line file): the line is replayed and checked;
     achieved goals go to deck 2, the chests under the board to deck 3, revealed chests not kept
     as goals to deck 1; a failed goal ends the campaign (lost), 15 goals achieved wins it."""
     if c.status != "playing":
-        raise CampaignError(f"campaign: field 'status' = {c.status!r}: the campaign is finished")
+        raise CampaignError(f"{campaign_file}: field 'status' = {c.status!r}: the campaign is "
+                            "finished")
     if c.next_game is None:
-        raise CampaignError("campaign: field 'next_game' = null: run `heritage campaign next` "
+        raise CampaignError(f"{campaign_file}: field 'next_game' = null: run `heritage campaign "
+                            "next` "
                             "first, then play that setup")
     if not isinstance(game, dict) or not isinstance(game.get("setup"), dict):
         raise CampaignError(f"{where}: field 'setup' missing: expected a finished game's JSON")

@@ -310,3 +310,24 @@ def test_campaign_commands_end_to_end(tmp_path: Path) -> None:
     assert ("(next game: " in shown.stdout) == (state["status"] == "playing")
     assert (f"the campaign is {state['status']}: no next game" in shown.stdout) == (
         state["status"] != "playing")
+
+
+def test_campaign_errors_name_the_campaign_file_and_field(tmp_path: Path) -> None:
+    """A pending game that does not load, or a campaign in the wrong state, is named by the
+    campaign file and the field (``next_game.seed``), not by a bare ``setup`` or ``campaign``."""
+    camp = tmp_path / "mine.json"
+    assert runner.invoke(app, ["campaign", "new", str(camp), "--seed", "3"]).exit_code == 0
+    assert runner.invoke(app, ["campaign", "next", str(camp)]).exit_code == 0
+    data = json.loads(camp.read_text(encoding="utf-8"))
+    data["next_game"]["seed"] = -1
+    camp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    for command in ("play", "solve"):
+        result = runner.invoke(app, ["campaign", command, str(camp), "--node-limit", "10"]
+                               if command == "solve" else ["campaign", command, str(camp)])
+        assert result.exit_code == 2, result.output
+        assert f"{camp}: next_game.seed" in result.stderr and "-1" in result.stderr
+    data["status"] = "won"
+    camp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    result = runner.invoke(app, ["campaign", "next", str(camp)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {camp}: field 'status' = 'won'")
