@@ -6,7 +6,8 @@ position is solved within the budget (``--time-limit`` / ``--node-limit`` per po
 options of ``solve``; ``--node-limit`` gives the same analysis on every machine, whatever
 ``--workers``), with the player's own continuation as the first incumbent. Printed: a table of
 the best VP reachable (proven, or with its bound), the VP the player's line kept, the VP the
-turn's decisions lost (between lines found: marked ``~`` unless both ends are proven optimal),
+turn's decisions lost (between lines found: marked ``~`` unless both ends are proven optimal;
+``?``, ``lost`` null in JSON, where the next position was not analysed: Ctrl-C),
 whether the goals were still reachable, and the best alternative in words; then the VP left on
 the table ("at least" unless the first position is proven), the three costliest turns and the
 turn the trial became unwinnable. ``--json``: a list of one object per turn with ``turn``,
@@ -158,6 +159,8 @@ def _reachable_text(value: bool | None) -> str:
 def _lost_text(r: TurnReview) -> str:
     """A loss between lines found (``~``: an estimate, neither bound of the true loss) or
     proven (both ends optimal)."""
+    if r.lost is None:
+        return "?"  # the next position was not analysed (Ctrl-C)
     return str(r.lost) if r.lost_proven else f"~{r.lost}"
 
 
@@ -178,7 +181,7 @@ def print_review(out: Output, review: Review) -> None:
         rows.append(row)
     out.table("Where the VP went (best: the best line found from the turn's start; played: "
               "your line; lost: best less the next row's best, ~ where either is not proven "
-              "optimal)", columns, rows, right=("best", "played", "lost"))
+              "optimal, ? where the next was not analysed)", columns, rows, right=("best", "played", "lost"))
     out.line()
     for line in summary_lines(review):
         out.line(line)

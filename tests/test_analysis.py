@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import solver.analysis.review as review_module
+from cli.analyse import summary_lines
 from cli.app import app
 from puzzles.lines import replay
 from solver.analysis.position import option_phrase, question, view
@@ -162,7 +164,7 @@ def test_review_of_a_random_game_keeps_its_promises() -> None:
     ranks = [r.best.rank for r in review.rows] + [final]
     assert ranks == sorted(ranks, reverse=True)  # B_0 >= B_1 >= ... >= the game
     for i, r in enumerate(review.rows):
-        assert r.lost >= 0
+        assert r.lost is not None and r.lost >= 0
         assert r.played.rank == final
         assert r.best.rank >= r.played.rank
         assert r.goals_reachable is (True if r.best.goals_met else
@@ -175,6 +177,32 @@ def test_review_of_a_random_game_keeps_its_promises() -> None:
         assert st.is_terminal()
         assert (st.feasible(), st.score().total) == r.best.rank
     assert review.left_on_table == max(0, review.rows[0].best.vp - review.final_vp)
+
+
+def test_an_interrupted_review_claims_no_loss_it_did_not_measure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C after three positions: the rest keep the player's line as their best, so the
+    third's difference to the fourth would hold every later turn's losses. Its loss is unknown
+    (None, ``?``), and neither the costliest turns nor "gave up the goals" name it."""
+    real = review_module.solve_positions
+
+    def three_then_ctrl_c(tasks: Any, workers: int, on_point: Any = None) -> Any:
+        found, _ = real(tasks[:3], workers, on_point)
+        return found + [None] * (len(tasks) - 3), True
+
+    monkeypatch.setattr(review_module, "solve_positions", three_then_ctrl_c)
+    record = played("--trial", "1", "--seed", "3")
+    review = review_game(start_of(record), record.line, ReviewConfig(SMALL))
+    assert review.interrupted and [r.analysed for r in review.rows[:4]] == [True] * 3 + [False]
+    assert review.rows[2].lost is None and not review.rows[2].lost_proven
+    assert review.rows[2].alternative is None
+    assert all(r.lost is None for r in review.rows[3:])  # not analysed: no loss measured
+    assert all(r in review.rows[:2] for r in review.costliest(3))
+    given_up = review.goals_given_up
+    assert given_up is None or given_up in review.rows[:2]
+    text = "\n".join(summary_lines(review))
+    assert f"turn {review.rows[2].turn} (" not in text.split("Costliest turns:")[1].split(".")[0]
+    assert "Interrupted: 3 of" in text
 
 
 def test_only_a_finished_game_from_its_deal_is_analysed() -> None:

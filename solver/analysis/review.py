@@ -111,7 +111,9 @@ class TurnReview:
     status: Status  # of the best line (`solver.search.status`); UNKNOWN where not analysed
     bound: float  # on goal-meeting lines from the position (-inf: none exists)
     played: Ranked
-    lost: int
+    #: best less the next position's best; None where that position was not analysed (Ctrl-C):
+    #: the difference would hold the losses of every turn after it.
+    lost: int | None
     lost_proven: bool  # both ends of the loss exact (proven optimal, or the game's end)
     alternative: str | None  # the turn as the best line plays it, when it costs VP or goals
     goals_reachable: bool | None
@@ -169,7 +171,7 @@ class Review:
     def total_lost(self) -> int:
         """The sum of the losses of every turn (equal to `left_on_table` unless a turn gave up
         the goals for a line with more VP, `goals_given_up`)."""
-        return sum(r.lost for r in self.rows)
+        return sum(r.lost for r in self.rows if r.lost is not None)
 
     @property
     def left_on_table(self) -> int:
@@ -191,14 +193,14 @@ class Review:
             return None
         after = [r.best.goals_met for r in self.rows[1:]] + [self.final_goals_met]
         for r, then in zip(reversed(self.rows), reversed(after), strict=True):
-            if r.best.goals_met and not then:
+            if r.lost is not None and r.best.goals_met and not then:
                 return r
         return None
 
     def costliest(self, n: int = 3) -> list[TurnReview]:
         """The `n` positions whose decisions lost most VP (ties: the earlier first)."""
-        costly = [r for r in self.rows if r.lost > 0]
-        return sorted(costly, key=lambda r: (-r.lost, r.turn, r.decision))[:n]
+        costly = [(r.lost, r) for r in self.rows if r.lost is not None and r.lost > 0]
+        return [r for _, r in sorted(costly, key=lambda c: (-c[0], c[1].turn, c[1].decision))][:n]
 
     @property
     def unwinnable(self) -> Unwinnable | None:
@@ -258,14 +260,18 @@ def review_game(start: GameState, line: Sequence[Sequence[str]], config: ReviewC
             status = Status.FEASIBLE
         statuses.append(status)
     exact = [s == Status.OPTIMAL for s in statuses] + [True]  # the game's end is exact
+    # a loss is measured between two analysed positions (or the last one and the game's end)
+    measured = [f is not None and (i + 1 == len(found) or found[i + 1] is not None)
+                for i, f in enumerate(found)]
     for i, p in enumerate(points):
         f, status = found[i], statuses[i]
         reachable = True if best[i].goals_met else (False if status == Status.INFEASIBLE else None)
-        costs = best[i].rank > best[i + 1].rank
+        costs = measured[i] and best[i].rank > best[i + 1].rank
         rows.append(TurnReview(
             turn=p.turn, decision=p.decision, best=best[i], status=status,
             bound=f.bound if f is not None else float("inf"), played=played[i],
-            lost=max(0, best[i].vp - best[i + 1].vp), lost_proven=exact[i] and exact[i + 1],
+            lost=max(0, best[i].vp - best[i + 1].vp) if measured[i] else None,
+            lost_proven=measured[i] and exact[i] and exact[i + 1],
             alternative=_alternative(start, p, best[i]) if costs else None,
             goals_reachable=reachable, analysed=f is not None,
             nodes=f.nodes if f is not None else 0, seconds=f.seconds if f is not None else 0.0))
