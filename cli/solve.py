@@ -396,6 +396,9 @@ def check_command(
                         from_file, time_limit, node_limit, workers, bound, tt_memory)
     cfg = _config(opts, first=True)
     root = _root(opts)
+    if not root.state.goal_chests and not root.setup.revealed:
+        fail("check: this deal has no goal chest, so no trial to win (every line would meet "
+             "its goals): give --trial N, or --from a position of a trial or a campaign game")
     res = _run(root, cfg)
     answer = {Status.OPTIMAL: "yes", Status.FEASIBLE: "yes", Status.INFEASIBLE: "no",
               Status.UNKNOWN: "unknown"}[res.status]

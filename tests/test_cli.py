@@ -382,6 +382,15 @@ def test_check_answers_yes_with_a_witness() -> None:
     assert data["winnable"] == "yes" and all(g["met"] for g in data["goals"])
 
 
+def test_check_without_a_trial_is_refused() -> None:
+    """A deal with no goal chest has no trial to win: a forgotten --trial is bad input (exit 2),
+    not a vacuous "yes"."""
+    result = RUNNER.invoke(app, ["check", "--node-limit", "10", "--bound", "simple"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: check: this deal has no goal chest")
+    assert "--trial" in result.stderr and result.stdout == ""
+
+
 def test_solve_from_a_position_proves_the_last_turn(tmp_path: Path) -> None:
     """`--from POSITION.json`: solve the rest of a game; near the end it is proven OPTIMAL."""
     played = json.loads(RUNNER.invoke(app, ["play", "--hand", "1", "--seed", "3", "--json"]).stdout)
