@@ -155,12 +155,23 @@ def _letter(text: Any, where: str, field_name: str) -> str:
         raise CampaignError(str(exc)) from None
 
 
+#: The fields of a campaign file (`Campaign.to_json`).
+CAMPAIGN_FIELDS = ("format", "version", "seed", "chests", "worthiest_heir", "decks", "games",
+                   "games_played", "last_vp", "rank", "achieved", "status", "next_game")
+
+
 def from_json(data: Any, where: str = "campaign") -> Campaign:
     """Read and check a campaign state: each chest in exactly one deck, deck 2 at most 5, the
     recorded counts consistent with the decks and games."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _fail(where, "format", data.get("format") if isinstance(data, dict) else data,
                     f"expected {FORMAT!r} (a file written by `heritage campaign new`)")
+    for key in data:
+        if key not in CAMPAIGN_FIELDS:
+            raise _fail(where, key, data[key],
+                        f"unknown field (the fields: {', '.join(CAMPAIGN_FIELDS)})")
+    if "seed" not in data:
+        raise _fail(where, "seed", None, "missing: the campaign's seed deals its games")
     decks_raw = data.get("decks")
     if not isinstance(decks_raw, dict) or set(decks_raw) != set(DECKS):
         raise _fail(where, "decks", decks_raw, f"expected an object with {', '.join(DECKS)}")
@@ -201,7 +212,8 @@ def from_json(data: Any, where: str = "campaign") -> Campaign:
         raise _fail(where, "seed", seed, f"expected a whole number from 0 to {SEED_MAX}")
     chests = data.get("chests", {})
     if not isinstance(chests, dict) or not isinstance(chests.get("file", DEFAULT), str) \
-            or not isinstance(chests.get("sha256", ""), str):
+            or not isinstance(chests.get("sha256", ""), str) \
+            or not set(chests) <= {"file", "sha256"}:
         raise _fail(where, "chests", chests, "expected {\"file\": ..., \"sha256\": ...}")
     heir = data.get("worthiest_heir", False)
     if not isinstance(heir, bool):

@@ -331,3 +331,21 @@ def test_campaign_errors_name_the_campaign_file_and_field(tmp_path: Path) -> Non
     result = runner.invoke(app, ["campaign", "next", str(camp)])
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {camp}: field 'status' = 'won'")
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda d: d.update(sed=d.pop("seed")), ["field 'sed'", "unknown field"]),
+    (lambda d: d.pop("seed"), ["field 'seed'", "missing"]),
+    (lambda d: d["chests"].update(fil="x.json"), ["field 'chests'"]),
+])
+def test_a_misspelt_or_missing_campaign_field_is_refused(tmp_path: Path, change: Any,
+                                                         words: list[str]) -> None:
+    """A misspelt ``seed`` would deal every game of the campaign from seed 0 without a word."""
+    camp = tmp_path / "c.json"
+    assert runner.invoke(app, ["campaign", "new", str(camp), "--seed", "3"]).exit_code == 0
+    data = json.loads(camp.read_text(encoding="utf-8"))
+    change(data)
+    camp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    result = runner.invoke(app, ["campaign", "show", str(camp)])
+    assert result.exit_code == 2, result.output
+    assert str(camp) in result.stderr and all(w in result.stderr for w in words), result.stderr
