@@ -4,9 +4,11 @@ mid-task, a deadline), and the report's rates and confidence intervals."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
+import re
 import signal
 import sqlite3
 from itertools import product
@@ -29,7 +31,13 @@ from benchmarks.sweep.pool import ProcessPool
 from benchmarks.sweep.report import interval, shared_decks, summarize
 from benchmarks.sweep.run import DROP, GO, STOP, run_sweep
 from benchmarks.sweep.store import SweepStore
-from benchmarks.sweep.tasks import mismatch, solve_deal, worker_identity
+from benchmarks.sweep.tasks import (
+    code_digest,
+    heritage_version,
+    mismatch,
+    solve_deal,
+    worker_identity,
+)
 from puzzles.deal import build_setup, load_cards
 from puzzles.lines import replay
 
@@ -397,3 +405,18 @@ def test_report_keeps_settings_apart() -> None:
     b = dict(a, budget="nodes=999")
     assert [(s["budget"], s["deals"]) for s in summarize([a, b])] == [("nodes=200", 1),
                                                                        ("nodes=999", 1)]
+
+
+def test_a_sweep_version_names_the_code_not_only_the_release() -> None:
+    """Rows are keyed by the version *and* the code that decided them: two checkouts of one
+    release (an editable install moved on) are two settings, never mixed. The digest is of the
+    Python sources of solver and puzzles, so the compiled build of a tree has the tree's."""
+    assert re.fullmatch(r"\S+\+[0-9a-f]{12}", heritage_version())
+    assert heritage_version().endswith("+" + code_digest()[:12])
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for package in ("solver", "puzzles"):
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode("utf-8") + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    assert code_digest() == digest.hexdigest()  # the build under test is of these sources

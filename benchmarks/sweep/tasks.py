@@ -14,6 +14,7 @@ answer another question: `solve_deal` then solves nothing and returns ``{"refuse
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -22,8 +23,11 @@ import time
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
+from pathlib import Path
 from typing import Any
 
+import puzzles
+import solver
 from benchmarks.sweep.plan import Budget
 from puzzles.chests import load_chests
 from puzzles.deal import build_setup, load_cards
@@ -40,11 +44,29 @@ SEARCH_SEED = 0
 
 
 def heritage_version() -> str:
-    """The installed heritage version (``unknown`` when run from a tree not installed)."""
+    """The installed heritage version (``unknown`` when run from a tree not installed) and the
+    digest of the code that decides a result (`code_digest`): ``0.1.0+3f2a9c01d4e7``. Two
+    checkouts of one version with different code (an editable install moved on) are two
+    settings of a sweep, never mixed."""
     try:
-        return package_version("heritage")
+        number = package_version("heritage")
     except PackageNotFoundError:
-        return "unknown"
+        number = "unknown"
+    return f"{number}+{code_digest()[:12]}"
+
+
+@functools.cache
+def code_digest() -> str:
+    """One sha256 over the Python sources of the packages that decide a solve's result
+    (`solver`, `puzzles`), by path: the same for the pure and the compiled build of one tree
+    (both play the same games, `tests/test_build.py`)."""
+    digest = hashlib.sha256()
+    for package in (solver, puzzles):
+        root = Path(str(package.__file__)).parent
+        for path in sorted(root.rglob("*.py")):
+            digest.update(path.relative_to(root.parent).as_posix().encode("utf-8") + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def data_digest(card_sets: Sequence[tuple[str, str]], chests_sha256: str,
