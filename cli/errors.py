@@ -12,6 +12,8 @@ This module imports only Click and Typer, so that ``heritage --help`` stays quic
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -27,6 +29,9 @@ NoArgsIsHelpError: Any = getattr(_CLICK, "NoArgsIsHelpError", ())
 
 #: Exit code of a command stopped by Ctrl-C before it had a result (128 + SIGINT, as shells do).
 EXIT_INTERRUPTED = 130
+#: A process whose reader closed its output pipe, as the shell reports one killed by SIGPIPE
+#: (128 + 13).
+EXIT_BROKEN_PIPE = 141
 EXIT_USAGE = 2
 INTERRUPTED = "error: interrupted (Ctrl-C) before a result"
 #: Usage messages quote the value given; a line longer than this is cut.
@@ -101,9 +106,16 @@ class OneLineGroup(TyperGroup):
             raise typer.Exit(EXIT_INTERRUPTED) from None
 
     def invoke(self, ctx: Any) -> Any:
-        """Loading and running a command: Ctrl-C outside a search is answered in one line."""
+        """Loading and running a command: Ctrl-C outside a search is answered in one line; a
+        reader that closed the pipe (``heritage cards | head``) ends the command quietly with
+        `EXIT_BROKEN_PIPE` (Click would exit 1, the "no" of check and verify)."""
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             typer.echo(INTERRUPTED, err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
+        except BrokenPipeError:
+            # nothing more can be said on stdout, and the flush at exit must not fail on it
+            with contextlib.suppress(OSError, ValueError):  # a stdout with no file (tests)
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(EXIT_BROKEN_PIPE) from None

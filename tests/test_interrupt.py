@@ -225,3 +225,18 @@ def test_a_bad_output_file_is_refused_before_the_search(tmp_path: Path) -> None:
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("error: --out: cannot write") and proc.stderr.count("\n") == 1
     assert time.monotonic() - started < 10  # not the 30 s of the search
+
+
+def test_a_reader_that_closes_the_pipe_ends_the_command_quietly() -> None:
+    """``heritage cards --json | head -c 100``: the reader has left when the command writes
+    (here its stdout is a pipe whose reading end is already closed); the command ends with 141
+    (as a process killed by SIGPIPE), not 1 (check's "no", verify's "invalid"), and writes
+    nothing to stderr."""
+    code = ("import os, sys\n"
+            "r, w = os.pipe(); os.close(r); os.dup2(w, 1)\n"
+            "sys.argv = ['heritage', 'cards', '--json']\n"
+            "from cli.app import main\n"
+            "main()\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          timeout=120)
+    assert proc.returncode == 141 and proc.stderr == b"", proc.stderr
