@@ -32,11 +32,12 @@ import typer
 from rich.table import Table
 
 from cli.common import Output, deal_setup, fail, note
-from cli.lineview import print_goals, print_header, print_score
+from cli.lineview import print_deal, print_goals, print_header, print_score
 from cli.options import DealOptions
 from puzzles.lines import load_position_file
 from solver.analysis.position import PositionView, question, view
 from solver.analysis.session import AnswerError, Session
+from solver.engine.describe import describe_so_far
 from solver.engine.record import GameRecord, dumps
 from solver.search.status import Status
 from solver.solve import MAX_NODES, MAX_SECONDS, SolveConfig
@@ -81,9 +82,10 @@ def ask_line(prompt: str) -> str:
 
 def play_interactive(deal: DealOptions, from_file: Path | None, out_file: Path | None,
                      hint_time: float | None, hint_nodes: int | None,
-                     ask: Callable[[str], str] = ask_line) -> None:
+                     ask: Callable[[str], str] = ask_line, show_deal: bool = False) -> None:
     """Deal (or load ``--from``) and play until the end or ``quit`` (see the module); a hint
-    searches ``--hint-time`` seconds or ``--hint-nodes`` nodes."""
+    searches ``--hint-time`` seconds or ``--hint-nodes`` nodes; `show_deal` (``--deal``)
+    prints the whole deal first, to stack the physical game."""
     hint = hint_config(hint_time, hint_nodes)
     if from_file is not None:
         record = load_position_file(from_file)
@@ -96,6 +98,8 @@ def play_interactive(deal: DealOptions, from_file: Path | None, out_file: Path |
             and from_file.resolve() == out_file.resolve():
         game.out_existed = False  # resuming a game saved there: it is this game
     print_header(out, record.setup, record.book)
+    if show_deal:
+        print_deal(out, record.setup, record.book)
     out.line("Answer with an option's number or notation; 'help' lists the commands.")
     code = game.run(ask)
     if code:
@@ -112,6 +116,7 @@ class _Game:
         self.out_file = out_file
         self.hint_config = hint
         self.saved: Path | None = None  # the last file `save` wrote
+        self.told = len(self.happened())  # what the game did before (a --from position): told
         # a file already at --out (an earlier game?) is replaced by the finished game only
         self.out_existed = out_file is not None and out_file.exists()
 
@@ -119,6 +124,7 @@ class _Game:
         """Ask until the game ends (0), ``quit`` or the input ends (0), or Ctrl-C (130)."""
         shown_turn = -1
         while not self.session.over:
+            self.tell()
             st = self.session.record.state
             if st.turn != shown_turn:
                 self.show()
@@ -184,6 +190,30 @@ class _Game:
                 self.out.line(f"= {option.phrase}", style="cyan")
         return None
 
+    def happened(self) -> list[tuple[str, str]]:
+        """What the game has done so far, step by step, as the log of ``play`` words it: each
+        finished step with what the engine did in it (forced choices, draws, refills), and each
+        automatic event (die rolls, reshuffles, the time card); not the step still open."""
+        rec = self.session.record
+        reports, open_last = describe_so_far(rec.setup, rec.book, rec.line)
+        items = [item for rep in reports for item in rep.items()]
+        if open_last:
+            last = max((k for k, (kind, _) in enumerate(items) if kind == "phrase"), default=0)
+            items = items[:last]
+        return items
+
+    def tell(self) -> None:
+        """Say what the game did since the last answer (the referee at the table: which cards
+        to move, what the die shows), once each."""
+        items = self.happened()
+        self.told = min(self.told, len(items))  # an undo took some back
+        for kind, text in items[self.told:]:
+            if kind == "phrase":
+                self.out.line(f"  {text}")
+            else:
+                self.out.line(f"  - {text}", style="dim")
+        self.told = len(items)
+
     def hint(self) -> None:
         out = self.out
         out.line("Thinking...", style="dim")
@@ -232,6 +262,7 @@ class _Game:
 
     def finish(self) -> None:
         """The end of the game: the score sheet, the goals, the line file."""
+        self.tell()
         record, out = self.session.record, self.out
         out.line()
         out.heading("The game is over.")

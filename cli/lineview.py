@@ -49,10 +49,12 @@ def print_log(out: Output, reports: list[TurnReport], notation: bool = False) ->
     the automatic events (``-``), the hand and counts after the turn (``=``)."""
     for rep in reports:
         out.heading(rep.title)
-        for phrase, text in zip(rep.phrases, rep.notations, strict=True):
-            out.line(f"  {_with_notation(phrase, text, notation)}")
-        for event in rep.events:
-            out.line(f"  - {event}", style="dim")
+        texts = iter(rep.notations)
+        for kind, text in rep.items():  # in the order they happened
+            if kind == "phrase":
+                out.line(f"  {_with_notation(text, next(texts), notation)}")
+            else:
+                out.line(f"  - {text}", style="dim")
         out.line(f"  = {rep.summary()}", style="cyan")
 
 

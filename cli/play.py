@@ -123,10 +123,14 @@ def play_command(
         if not interactive or json_output:
             fail("--from needs --interactive" if not interactive
                  else "--json: not with --interactive (the game goes to --out)")
+        if notation:
+            fail("--notation: not with --interactive (each option shows its notation)")
+        if policy_seed is not None:
+            fail("--policy-seed: not with --interactive (the random policy's seed; you play)")
         refuse_deal_beside_from(deal, from_file)
         from cli.interactive import play_interactive  # lazy: start-up (no solver)
 
-        play_interactive(deal, from_file, out_file, hint_time, hint_nodes)
+        play_interactive(deal, from_file, out_file, hint_time, hint_nodes, show_deal=show_deal)
         return
     book, setup = deal_setup(deal)
     record = play_random(setup, book, seed if policy_seed is None else policy_seed)

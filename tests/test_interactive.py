@@ -50,6 +50,23 @@ def test_a_piped_game_is_played_to_the_end_and_verifies(first_options_game: Path
     assert f"{data['score']['total']} VP" in check.stdout
 
 
+def test_the_referee_tells_every_step_and_event_of_the_log_in_order(
+        first_options_game: Path) -> None:
+    """At the table the player must hear what the engine did on its own: the forced choices
+    and draws of each step, die rolls, refills, reshuffles, the time card. Every line of the
+    game's log (``verify --log``: the phrases and events, not the turn summaries) appears in
+    the interactive game's output, in the same order."""
+    proc = heritage("play", "--interactive", *DEAL, "--out", "/dev/null", answers=FIRSTS)
+    log = heritage("verify", "--log", str(first_options_game))
+    items = [x for x in log.stdout.splitlines() if x.startswith("  ") and not x.startswith("  = ")]
+    assert any("the die shows" in x for x in items) and len(items) > 40
+    told = proc.stdout.splitlines()
+    at = 0
+    for item in items:
+        assert item in told[at:], item
+        at = told.index(item, at) + 1
+
+
 def test_position_options_undo_hint_save_in_one_session(first_options_game: Path,
                                                         tmp_path: Path) -> None:
     """A wrong answer, a number out of range, help, show, undo, a hint on 300 nodes and a save,
@@ -153,3 +170,16 @@ def test_a_hint_before_the_campaign_goals_are_chosen_says_if_its_line_meets_them
                     "--out", str(tmp_path / "left.json"), answers="hint\nquit\n")
     hint = next(row for row in proc.stdout.splitlines() if row.startswith("Hint: "))
     assert "as a goal" in hint and (", a goal missed" in hint or ", every goal met" in hint), hint
+
+
+def test_interactive_prints_the_deal_and_refuses_what_it_cannot_use(tmp_path: Path) -> None:
+    """``--deal`` prints the whole deal before the game (to stack the physical one);
+    ``--notation`` and ``--policy-seed`` mean nothing to a game played by hand: refused, not
+    silently ignored."""
+    proc = heritage("play", "--interactive", "--deal", *DEAL, "--out", str(tmp_path / "g.json"),
+                    answers="quit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "Builder deck, top first" in proc.stdout and "Die rolls" in proc.stdout
+    for option in (["--notation"], ["--policy-seed", "4"]):
+        bad = heritage("play", "--interactive", *option, *DEAL, answers="quit\n")
+        assert bad.returncode == 2 and bad.stderr.startswith(f"error: {option[0]}: not with")

@@ -278,3 +278,26 @@ def test_calakmul_through_a_reshuffle_names_every_card_turned_up() -> None:
     named = [re.findall(r"\((\w+)\)", part) for part in phrase.split("; ")]
     assert named[0] == ["P33", *turned] and named[-1] == turned, phrase
     assert "draw Osirion (C1)" in phrase
+
+
+def test_events_are_told_where_they_happen() -> None:
+    """The log is read top to bottom at a table: the time card's return comes first in its turn
+    (it returns before phase A, RULES.md section 4), and a deck's reshuffle is said before the
+    step in which the deck runs out (never after the refill it made possible)."""
+    reshuffles = 0
+    for i in FIRST:
+        setup, record = game(i)
+        for rep in describe_line(setup, record.book, record.line):
+            items = rep.items()
+            assert [t for k, t in items if k == "phrase"] == rep.phrases
+            assert [t for k, t in items if k == "event"] == rep.events
+            for k, (_kind, text) in enumerate(items):
+                if text.startswith("the time card comes back"):
+                    assert k == 0, (i, rep.turn, items)
+                if "runs out in the next step" in text:
+                    reshuffles += 1
+                    assert k + 1 < len(items), (i, rep.turn, items)  # a step follows
+                    after = items[k + 1][1]
+                    assert "refill" in after or "draw" in after or "reveal" in after or \
+                        "runs out" in after, (i, rep.turn, after)
+    assert reshuffles > 0

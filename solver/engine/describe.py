@@ -75,6 +75,9 @@ class TurnReport:
     phrases: list[str] = field(default_factory=list)
     notations: list[str] = field(default_factory=list)  # one per phrase: its decisions
     events: list[str] = field(default_factory=list)
+    #: per event, how many phrases came before it: the log prints each in the order it happened
+    #: (an event during a step, e.g. a reshuffle, before that step's phrase)
+    event_after: list[int] = field(default_factory=list)
     hand: int = 0
     hand_cards: list[str] = field(default_factory=list)
     timeline_knowledge: int = 0
@@ -86,6 +89,20 @@ class TurnReport:
     declined: list[tuple[int, int]] = field(default_factory=list)  # (monument, knowledge lost)
     vanished: list[int] = field(default_factory=list)  # discarded instead of declining
     score: int = 0  # the score sheet's total if the game ended after this turn
+
+    def items(self) -> list[tuple[str, str]]:
+        """The phrases (``"phrase"``) and automatic events (``"event"``) in the order they
+        happened."""
+        out: list[tuple[str, str]] = []
+        events = list(zip(self.event_after, self.events, strict=True))
+        k = 0
+        for i, phrase in enumerate(self.phrases):
+            while k < len(events) and events[k][0] <= i:
+                out.append(("event", events[k][1]))
+                k += 1
+            out.append(("phrase", phrase))
+        out += [("event", text) for _, text in events[k:]]
+        return out
 
     @property
     def title(self) -> str:
@@ -111,6 +128,7 @@ class _Walker:
         self.pending: tuple[Frame, int, str | None, Snapshot] | None = None
         self.loose_notation: list[str] = []  # decisions that said nothing, for the next phrase
         self.reshuffles = tuple(st.reshuffles)
+        self.open_at_end = False  # `finish` closed a step still open (a game in progress)
 
     # ------------------------------------------------------------------ the engine loop
 
@@ -162,7 +180,9 @@ class _Walker:
         self.turn_open = False
 
     def _event(self, text: str) -> None:
-        self.reports[-1].events.append(text)
+        rep = self.reports[-1]
+        rep.events.append(text)
+        rep.event_after.append(len(rep.phrases))
 
     # ------------------------------------------------------------------ steps
 
@@ -295,6 +315,7 @@ class _Walker:
         tile = slot // 3
         hit = st.tiles[slot]
         run(st, fr)
+        self._reshuffled()  # a refill that emptied a deck: said before the phase
         name = self.namer
         text = f"technology phase: the die shows {roll}: " + (
             f"discard {name(hit)} from tile {A.TILE_NAMES[tile]}" if hit != EMPTY
@@ -306,6 +327,7 @@ class _Walker:
 
     def finish(self) -> list[TurnReport]:
         self._flush()
+        self.open_at_end = self.builder is not None and self.turn_open
         self._close_turn()
         reports = [r for r in self.reports if r.turn > 0 or r.phrases or r.events]
         if self.loose_notation and reports and reports[-1].notations:
@@ -333,6 +355,18 @@ def describe_line(setup: Setup, book: CardBook,
                 raise IllegalActionError(f"turn {t}, decision {k}: {text!r} is not legal here")
             walker.apply(action)
     return walker.finish()
+
+
+def describe_so_far(setup: Setup, book: CardBook, line: Sequence[Sequence[str]]
+                    ) -> tuple[list[TurnReport], bool]:
+    """`describe_line` of a game in progress, and whether its last phrase is of a step still
+    open (its next decisions may add to it: the phrase is not final yet)."""
+    walker = _Walker(new_game(setup, book))
+    for turn in line:
+        for text in turn:
+            walker.apply(walker.st.string_to_action(text))
+    reports = walker.finish()
+    return reports, walker.open_at_end and not walker.st.is_terminal()
 
 
 def walk_state(setup: Setup, book: CardBook, line: Sequence[Sequence[str]]) -> GameState:

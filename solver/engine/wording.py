@@ -224,7 +224,9 @@ DECK_NAMES = ("builder deck", "Level I technology deck", "Level II technology de
 
 
 def reshuffle_words(deck: int) -> str:
-    return f"the {DECK_NAMES[deck]} is empty: shuffle its discard pile into a new deck"
+    """A deck running out (RULES.md section 5): said before the step in which it happens."""
+    return (f"the {DECK_NAMES[deck]} runs out in the next step: when it does, shuffle its "
+            "discard pile into a new deck")
 
 
 def tile_words(namer: Namer, tile: int, out: Sequence[int], new: Sequence[int]) -> str:
