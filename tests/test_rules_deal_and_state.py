@@ -123,7 +123,20 @@ def test_an_explicit_deck_order_listing_a_card_twice_is_refused() -> None:
     rest = [c.code for c in BOOK.builders if c.code not in hand]
     with pytest.raises(SetupError) as err:
         new_game(Setup(hand="1", seed=1, deck=(*rest, rest[0])), BOOK)
-    assert str(err.value) == "deck: not a permutation of the deck (a card appears twice)"
+    assert str(err.value) == f"deck: not a permutation of the deck (card {rest[0]} appears twice)"
+    with pytest.raises(SetupError) as err:  # one twice in place of another: the twice is named
+        new_game(Setup(hand="1", seed=1, deck=(*rest[:-1], rest[0])), BOOK)
+    assert str(err.value) == f"deck: not a permutation of the deck (card {rest[0]} appears twice)"
+
+
+def test_a_hand_card_in_the_deck_order_is_named_as_the_hands() -> None:
+    """Section 3.1: a card of the hand listed in the deck is in the hand, not 'not in the
+    deck' (it is a builder card of the game)."""
+    hand = {"C5", "M18", "P18", "P31", "A4", "A8"}
+    rest = [c.code for c in BOOK.builders if c.code not in hand]
+    with pytest.raises(SetupError) as err:
+        new_game(Setup(hand="1", seed=1, deck=(*rest[:-1], "M18")), BOOK)
+    assert str(err.value) == "deck: not a permutation of the deck (card M18 is in the hand, not the deck)"
 
 
 # ---------------------------------------------------------------- section 10: Campaign setup

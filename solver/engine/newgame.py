@@ -99,10 +99,18 @@ def deal_decks(setup: Setup, book: CardBook) -> Decks:
         if sorted(order) != rest:
             extra = sorted(set(order) - set(rest))
             lacking = sorted(set(rest) - set(order))
-            dup = len(order) != len(set(order))
-            what = (f"card {cards[extra[0]].code} is not in the deck" if extra else
-                    f"card {cards[lacking[0]].code} is missing" if lacking else
-                    "a card appears twice" if dup else "wrong length")
+            seen: set[int] = set()
+            twice: list[int] = []
+            for c in order:
+                if c in seen:
+                    twice.append(c)
+                seen.add(c)
+            in_hand = [c for c in extra if c in hand]
+            what = (f"card {cards[in_hand[0]].code} is in the hand, not the deck" if in_hand
+                    else f"card {cards[extra[0]].code} is not in the deck" if extra
+                    else f"card {cards[twice[0]].code} appears twice" if twice
+                    else f"card {cards[lacking[0]].code} is missing" if lacking
+                    else "wrong length")
             raise SetupError(f"deck: not a permutation of the deck ({what})")
         deck = order[::-1]  # the file lists the top card first; the top is the list's end
     else:
