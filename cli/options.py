@@ -32,7 +32,8 @@ SEED_MAX = 2**64 - 1
 
 SeedOption = Annotated[int, typer.Option(
     "--seed", min=0, max=SEED_MAX, help="Seed of the deal (builder and technology decks, and the die unless "
-    "--die-seed).")]
+    "--die-seed), and of every reshuffle of a deck that runs out during play (also with "
+    "--deck and --tech-deck-1/2: a real table's reshuffle differs from there on).")]
 DieSeedOption = Annotated[int | None, typer.Option(
     "--die-seed", min=0, max=SEED_MAX, help="Seed of the die rolls (default: --seed).")]
 DeckOption = Annotated[Path | None, typer.Option(

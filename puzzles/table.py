@@ -144,8 +144,9 @@ class Deal:
 
 def deal_of(setup: Setup, book: CardBook) -> Deal:
     """The deal of a setup, read off `solver.engine.newgame.deal_decks` (the same decks a
-    game is dealt from). Decks reshuffled during play are not known in advance: the line
-    names every card drawn, and says when a deck is reshuffled."""
+    game is dealt from). A deck that runs out during play is reshuffled from the deal's seed
+    (RULES.md section 5), not part of this deal: the line names every card drawn, and says
+    where each reshuffle happens."""
     decks = deal_decks(setup, book)
     codes = [c.code for c in book.cards]
 
@@ -179,4 +180,6 @@ def deal_lines(deal: Deal, book: CardBook) -> list[str]:
     lines.append(f"Level II technology deck, top first, the first 3 on tile C "
                  f"({len(deal.tech_deck_2)} cards): {names(deal.tech_deck_2)}")
     lines.append("Die rolls, one per technology phase: " + ", ".join(str(d) for d in deal.dice))
+    lines.append("A deck that runs out is reshuffled from the deal's seed; the line says where "
+                 "(a real table's shuffle differs from there on)")
     return lines

@@ -153,15 +153,15 @@ def test_solve_and_check_take_a_real_deal(tmp_path: Path) -> None:
     rest = [c.code for c in BOOK.builders if c.starting_hand != 1][::-1]
     deck = tmp_path / "deck.json"
     deck.write_text(json.dumps(rest), encoding="utf-8")
-    dice = ",".join(["3"] * 14)
-    for command in ("solve", "check"):
-        result = run(command, "--deck", str(deck), "--dice", dice,  # 15 turns: no trial
-                     "--time-space", "3", "--tech-deck-1", "T3", "--node-limit", "1500",
+    for command, space, trial in (("solve", 3, []), ("check", 4, ["--trial", "1"])):
+        dice = [3] * (14 if space == 3 else 15)  # 15 turns: no trial (a trial has 16)
+        result = run(command, *trial, "--deck", str(deck), "--dice", ",".join(map(str, dice)),
+                     "--time-space", str(space), "--tech-deck-1", "T3", "--node-limit", "1500",
                      "--bound", "simple", "--json")
         assert result.exit_code in (0, 3), result.output
         setup = json.loads(result.stdout)["setup"]
-        assert setup["deck"] == rest and setup["dice"] == [3] * 14
-        assert setup["time_space"] == 3 and setup["tech_deck_1"] == ["T3"]
+        assert setup["deck"] == rest and setup["dice"] == dice
+        assert setup["time_space"] == space and setup["tech_deck_1"] == ["T3"]
     bad = tmp_path / "bad.txt"
     bad.write_text("C1 C2", encoding="utf-8")
     one_line_error(run("solve", "--deck", str(bad)), "bad.txt", "not a permutation")
