@@ -13,7 +13,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from cli.common import Output
+from cli.common import Output, fail
 from puzzles.antike.knowhow import KnowHowError
 from puzzles.antike.plan import MethodsDisagreeError, PlanReport, plan
 from puzzles.antike.problem import Goal, ProblemError, PurchaseProblem
@@ -98,8 +98,7 @@ def plan_command(
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
+    fail(message, code)  # one line, cut at `cli.common.MAX_MESSAGE`
 
 
 def _names(names: tuple[str, ...]) -> str:

@@ -136,6 +136,17 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], expected: str) -> Non
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("option", ["--have", "--others", "--want", "--goal", "--gold"])
+def test_a_long_bad_value_is_quoted_short(option: str) -> None:
+    """An error quotes at most about 80 characters of a bad value (README, exit codes)."""
+    args = ["--gold", "5", option, "z" * 5000] if option != "--gold" else ["--gold", "9" * 5000]
+    result = run("plan", *args)
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {option}:")
+    assert len(lines[0]) < 400 and "(5000 characters)" in lines[0]
+
+
 def test_mounted_as_heritage_antike() -> None:
     """The main app mounts this one: ``python -m cli.app antike plan`` behaves the same."""
     root = Path(__file__).resolve().parents[1]

@@ -32,6 +32,12 @@ DATA_FILE = "antike_know_how.json"
 _FIELDS = frozenset({"name", "kind", "prerequisite", "price_new", "price_known"})
 
 
+def shown(text: str, limit: int = 80) -> str:
+    """A value as an error message shows it: its ``repr``, cut to about `limit` characters."""
+    r = repr(text)
+    return r if len(r) <= limit else f"{r[:limit]}... ({len(text)} characters)"
+
+
 class KnowHowError(ValueError):
     """Bad know-how data, or a know-how name that is not on the progress chart."""
 
@@ -87,7 +93,7 @@ class Catalog:
             return self._by_name[name]
         except KeyError:
             raise KnowHowError(
-                f"unknown know-how {name!r} (known: {', '.join(self.names)})"
+                f"unknown know-how {shown(name)} (known: {', '.join(self.names)})"
             ) from None
 
     def __contains__(self, name: object) -> bool:

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from puzzles.antike.knowhow import Catalog, KnowHow, KnowHowError, load_catalog
+from puzzles.antike.knowhow import Catalog, KnowHow, KnowHowError, load_catalog, shown
 
 #: The last tie-break, after scholars and gold: leave the later know-hows of the chart unbought
 #: (compare the last know-how, in chart order, where two purchases differ; the one without it
@@ -63,7 +63,7 @@ class Goal(StrEnum):
             return cls(text.strip().lower())
         except ValueError:
             choices = " or ".join(repr(g.value) for g in cls)
-            raise ProblemError("goal", f"must be {choices}, got {text!r}") from None
+            raise ProblemError("goal", f"must be {choices}, got {shown(text)}") from None
 
 
 #: The most gold a purchase takes: far above the price of all eight know-hows (80), and small
@@ -79,7 +79,7 @@ def parse_gold(text: str) -> int:
     word = text.strip()
     if not word.isascii() or not word.isdigit() or len(word) > 7 or int(word) > GOLD_MAX:
         raise ProblemError("gold", f"must be a whole number from 0 to {GOLD_MAX}, "
-                           f"got {text[:80]!r}")
+                           f"got {shown(text)}")
     return int(word)
 
 
