@@ -181,7 +181,8 @@ def print_review(out: Output, review: Review) -> None:
         rows.append(row)
     out.table("Where the VP went (best: the best line found from the turn's start; played: "
               "your line; lost: best less the next row's best, ~ where either is not proven "
-              "optimal, ? where the next was not analysed)", columns, rows, right=("best", "played", "lost"))
+              "optimal, ? where the next was not analysed)", columns, rows,
+              right=("best", "played", "lost"))
     out.line()
     for line in summary_lines(review):
         out.line(line)

@@ -64,7 +64,8 @@ def _trial(path: str, d: Any, pos: int) -> Trial:
     where = f"{path}: trial {n}"
     for key in d:
         if key not in TRIAL_FIELDS:
-            raise _fail(where, key, d[key], f"unknown field (the fields: {', '.join(TRIAL_FIELDS)})")
+            raise _fail(where, key, d[key],
+                        f"unknown field (the fields: {', '.join(TRIAL_FIELDS)})")
     name = d.get("name")
     if not isinstance(name, str) or not name.strip():
         raise _fail(where, "name", name, "expected a non-empty string")

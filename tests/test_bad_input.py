@@ -118,7 +118,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         ("format-99", "format", 99), ("die-seed-float", "setup.die_seed", 1.5),
     ]:
         put(f"line-{name}.json", _with(line, _set(field, value)))
-    put("line-seed-misspelt.json", _with(line, lambda d: d["setup"].update(sed=d["setup"].pop("seed"))))
+    put("line-seed-misspelt.json",
+        _with(line, lambda d: d["setup"].update(sed=d["setup"].pop("seed"))))
     put("line-chests-goal.json", _with(trial_line, lambda d: d["setup"]["chests"].update(
         goal=d["setup"]["chests"].pop("goals"))))
     put("line-chests-file-5.json", _with(trial_line, _set("setup.chests.file", 5)))

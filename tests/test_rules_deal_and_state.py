@@ -136,7 +136,8 @@ def test_a_hand_card_in_the_deck_order_is_named_as_the_hands() -> None:
     rest = [c.code for c in BOOK.builders if c.code not in hand]
     with pytest.raises(SetupError) as err:
         new_game(Setup(hand="1", seed=1, deck=(*rest[:-1], "M18")), BOOK)
-    assert str(err.value) == "deck: not a permutation of the deck (card M18 is in the hand, not the deck)"
+    assert str(err.value) == ("deck: not a permutation of the deck (card M18 is in the hand, "
+                              "not the deck)")
 
 
 # ---------------------------------------------------------------- section 10: Campaign setup
