@@ -28,7 +28,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-NRPA_PROBE = """
+#: Deal hand 1, seed 0, in the tree on ``sys.path``: ``root``, and the NRPA hooks (``extra``).
+NRPA_ROOT = """
 import json, time
 from puzzles.cardsets import load_book
 from solver.search.nrpa import NRPA, NRPAConfig
@@ -41,6 +42,9 @@ except ImportError:  # a tree before the rooms: the state carries its own hooks
     from solver.setup import Setup, new_game
     extra = {}
 root = new_game(Setup(hand="1", seed=0), load_book(["base"]))
+"""
+
+NRPA_PROBE = NRPA_ROOT + """
 start = time.perf_counter()
 inc = NRPA(root, NRPAConfig(max_nodes=%d, seed=0), **extra).run()
 seconds = time.perf_counter() - start
@@ -49,20 +53,8 @@ print(json.dumps({"nodes": inc.nodes, "value": inc.value, "seconds": seconds,
                   "playouts_per_second": inc.playouts / seconds}))
 """
 
-
-LINE_PROBE = """
-import json
-from puzzles.cardsets import load_book
-from solver.search.nrpa import NRPA, NRPAConfig
-try:
-    from solver.engine.newgame import new_game
-    from solver.engine.setup import Setup
-    from solver.game import HeritageGame
-    extra = {"game": HeritageGame()}
-except ImportError:  # a tree before the rooms: the state carries its own hooks
-    from solver.setup import Setup, new_game
-    extra = {}
-root = new_game(Setup(hand="1", seed=0), load_book(["base"]))
+#: The line the old tree's NRPA finds in 20,000 decisions: the exact search's positions.
+LINE_PROBE = NRPA_ROOT + """
 print(json.dumps(list(NRPA(root, NRPAConfig(max_nodes=20000, seed=0), **extra).run().line)))
 """
 
