@@ -124,9 +124,8 @@ def _config(opts: SolveOptions, first: bool) -> SolveConfig:
         cores = available_cores()
         if workers > cores:
             note(f"note: --workers {workers} on {cores} core{'s' if cores > 1 else ''}: the "
-                 "processes share them (slower), and the line is the one "
-                 f"{workers} workers find on any "
-                 "machine (a node-limited result depends on the number of workers)")
+                 f"processes share them (slower), and the line is the one {workers} workers "
+                 "find on any machine (a node-limited result depends on the number of workers)")
     return SolveConfig(time_limit=time_limit, node_limit=node_limit, workers=workers,
                        first_solution=first, bound=opts.bound, tt_memory_mb=opts.tt_memory)
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzles.chests import DEFAULT, load_chests, to_letter
-from puzzles.jsonfile import read_json
+from puzzles.jsonfile import read_json, unknown_field
 from puzzles.lines import replay
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.chestcards import ChestDataError
@@ -166,10 +166,10 @@ def from_json(data: Any, where: str = "campaign") -> Campaign:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _fail(where, "format", data.get("format") if isinstance(data, dict) else data,
                     f"expected {FORMAT!r} (a file written by `heritage campaign new`)")
-    for key in data:
-        if key not in CAMPAIGN_FIELDS:
-            raise _fail(where, key, data[key],
-                        f"unknown field (the fields: {', '.join(CAMPAIGN_FIELDS)})")
+    unknown = unknown_field(data, CAMPAIGN_FIELDS)
+    if unknown is not None:
+        raise _fail(where, unknown, data[unknown],
+                    f"unknown field (the fields: {', '.join(CAMPAIGN_FIELDS)})")
     if "seed" not in data:
         raise _fail(where, "seed", None, "missing: the campaign's seed deals its games")
     decks_raw = data.get("decks")
@@ -213,7 +213,7 @@ def from_json(data: Any, where: str = "campaign") -> Campaign:
     chests = data.get("chests", {})
     if not isinstance(chests, dict) or not isinstance(chests.get("file", DEFAULT), str) \
             or not isinstance(chests.get("sha256", ""), str) \
-            or not set(chests) <= {"file", "sha256"}:
+            or unknown_field(chests, ("file", "sha256")) is not None:
         raise _fail(where, "chests", chests, "expected {\"file\": ..., \"sha256\": ...}")
     heir = data.get("worthiest_heir", False)
     if not isinstance(heir, bool):
@@ -319,7 +319,8 @@ def next_setup(c: Campaign, *, seed: int | None = None, die_seed: int | None = N
     try:
         data = load_chests(c.chests)
     except ChestDataError as exc:
-        raise CampaignError(f"{campaign_file}: field 'chests.file' = {c.chests!r}: {exc}") from None
+        raise CampaignError(f"{campaign_file}: field 'chests.file' = {c.chests!r}: "
+                            f"{exc}") from None
     if c.chests_sha256 and not data.matches(c.chests_sha256):
         raise CampaignError(f"{campaign_file}: field 'chests.file' = {c.chests!r}: the chest "
                             "file has changed since the campaign began")
@@ -375,8 +376,7 @@ def record_game(c: Campaign, game: Any, where: str = "game", base_dir: Path | No
                             "finished")
     if c.next_game is None:
         raise CampaignError(f"{campaign_file}: field 'next_game' = null: run `heritage campaign "
-                            "next` "
-                            "first, then play that setup")
+                            "next` first, then play that setup")
     if not isinstance(game, dict) or not isinstance(game.get("setup"), dict):
         raise CampaignError(f"{where}: field 'setup' missing: expected a finished game's JSON")
     check_same_setup(c.next_game, game["setup"], where)

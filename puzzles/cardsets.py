@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from puzzles.jsonfile import read_json
+from puzzles.jsonfile import read_json, unknown_field
 from solver.engine.actions import card_code_problem
 from solver.engine.cards import (
     ANY_MONUMENT,
@@ -125,9 +125,10 @@ def _filter(ctx: _Ctx, v: Any) -> Filter:
         return Filter()
     if not isinstance(v, dict):
         raise ctx.fail("filter", v, "expected an object")
-    unknown = set(v) - {"monument_type", "other", "adjacent", "min_tokens", "exact_tokens", "space"}
-    if unknown:
-        raise ctx.fail("filter", sorted(unknown)[0], "unknown filter key")
+    unknown = unknown_field(v, ("monument_type", "other", "adjacent", "min_tokens",
+                                "exact_tokens", "space"))
+    if unknown is not None:
+        raise ctx.fail("filter", unknown, "unknown filter key")
     return Filter(
         monument_type=_mtype(ctx, v.get("monument_type"), "filter.monument_type"),
         other=bool(v.get("other", False)), adjacent=bool(v.get("adjacent", False)),

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzles.cardsets import _Ctx, _step
-from puzzles.jsonfile import read_json
+from puzzles.jsonfile import read_json, unknown_field
 from solver.engine.actions import CHEST_LETTERS, chest_index
 from solver.engine.cards import Step
 from solver.engine.chestcards import Chest, ChestDataError, ChestSet, Part
@@ -115,9 +115,9 @@ def _chest(path: str, d: Any, pos: int) -> Chest:
     if not isinstance(d, dict):
         raise ChestDataError(f"{path}: field 'chests[{pos}]' = {quote(d)}: expected an object")
     ch = to_letter(d.get("letter"), f"{path}: chests[{pos}]", "letter")  # type: ignore[arg-type]
-    unknown = set(d) - {"letter", "name", "goal", "effect", "note"}
-    if unknown:
-        raise _fail(path, ch, sorted(unknown)[0], d[sorted(unknown)[0]], "unknown field")
+    unknown = unknown_field(d, ("letter", "name", "goal", "effect", "note"))
+    if unknown is not None:
+        raise _fail(path, ch, unknown, d[unknown], "unknown field")
     name, name_part = _text_part(path, ch, "name", d.get("name"))
     if not isinstance(name, str) or not name.strip():
         raise _fail(path, ch, "name", name, "expected a non-empty string")

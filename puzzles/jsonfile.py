@@ -16,7 +16,7 @@ The caller passes the exception type of its domain (`CardDataError`, `ChestDataE
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +88,13 @@ def read_json(path: Path, error: ErrorFactory, what: str = "file") -> tuple[Any,
     :raises: ``error(message)`` naming the file (see the module)."""
     raw = read_bytes(path, error, what)
     return parse_json(decode(raw, path, error, what), path, error, what), raw
+
+
+def unknown_field(data: dict[str, Any], known: Iterable[str]) -> str | None:
+    """The first field of `data` (in sorted order) that is not one of `known`, or None: every
+    loader refuses such a field (a misspelt one would otherwise be read as absent)."""
+    names = set(known)
+    return min((key for key in data if key not in names), default=None)
 
 
 def nesting(data: Any) -> int:

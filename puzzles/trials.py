@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzles.chests import DEFAULT, check_format, chest_json, load_chests, to_letter
-from puzzles.jsonfile import read_json
+from puzzles.jsonfile import read_json, unknown_field
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.chestcards import ChestDataError, ChestSet
 from solver.engine.chests import MAX_PER_ZONE
@@ -62,10 +62,10 @@ def _trial(path: str, d: Any, pos: int) -> Trial:
         raise _fail(path, f"trials[{pos}].number", n,
                     f"expected a whole number from 1 to {TRIAL_MAX}")
     where = f"{path}: trial {n}"
-    for key in d:
-        if key not in TRIAL_FIELDS:
-            raise _fail(where, key, d[key],
-                        f"unknown field (the fields: {', '.join(TRIAL_FIELDS)})")
+    unknown = unknown_field(d, TRIAL_FIELDS)
+    if unknown is not None:
+        raise _fail(where, unknown, d[unknown],
+                    f"unknown field (the fields: {', '.join(TRIAL_FIELDS)})")
     name = d.get("name")
     if not isinstance(name, str) or not name.strip():
         raise _fail(where, "name", name, "expected a non-empty string")

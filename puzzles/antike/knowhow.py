@@ -33,7 +33,9 @@ _FIELDS = frozenset({"name", "kind", "prerequisite", "price_new", "price_known"}
 
 
 def shown(text: str, limit: int = 80) -> str:
-    """A value as an error message shows it: its ``repr``, cut to about `limit` characters."""
+    """A value as an error message shows it: its ``repr``, cut to about `limit` characters
+    (`solver.engine.errors.quote` for this puzzle, which imports nothing of the Heritage
+    engine: ARCHITECTURE.md, "A new puzzle")."""
     r = repr(text)
     return r if len(r) <= limit else f"{r[:limit]}... ({len(text)} characters)"
 

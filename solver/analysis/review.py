@@ -199,8 +199,8 @@ class Review:
 
     def costliest(self, n: int = 3) -> list[TurnReview]:
         """The `n` positions whose decisions lost most VP (ties: the earlier first)."""
-        costly = [(r.lost, r) for r in self.rows if r.lost is not None and r.lost > 0]
-        return [r for _, r in sorted(costly, key=lambda c: (-c[0], c[1].turn, c[1].decision))][:n]
+        costly = [r for r in self.rows if (r.lost or 0) > 0]  # None: not measured
+        return sorted(costly, key=lambda r: (-(r.lost or 0), r.turn, r.decision))[:n]
 
     @property
     def unwinnable(self) -> Unwinnable | None:

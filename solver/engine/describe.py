@@ -337,9 +337,8 @@ class _Walker:
 
 # ---------------------------------------------------------------------------- entry points
 
-def describe_line(setup: Setup, book: CardBook,
-                  line: Sequence[Sequence[str]]) -> list[TurnReport]:
-    """The turn-by-turn reports of a line (a whole game or a prefix).
+def _walked(setup: Setup, book: CardBook, line: Sequence[Sequence[str]]) -> _Walker:
+    """A walker that has played `line` from the deal of `setup`, wording every step.
 
     :raises IllegalActionError: a decision of the line is not legal (check with
         `solver.engine.record.replay` first)."""
@@ -354,25 +353,24 @@ def describe_line(setup: Setup, book: CardBook,
             if st.turn != t or action not in st.legal:
                 raise IllegalActionError(f"turn {t}, decision {k}: {text!r} is not legal here")
             walker.apply(action)
-    return walker.finish()
+    return walker
+
+
+def describe_line(setup: Setup, book: CardBook,
+                  line: Sequence[Sequence[str]]) -> list[TurnReport]:
+    """The turn-by-turn reports of a line (a whole game or a prefix; `_walked`)."""
+    return _walked(setup, book, line).finish()
 
 
 def describe_so_far(setup: Setup, book: CardBook, line: Sequence[Sequence[str]]
                     ) -> tuple[list[TurnReport], bool]:
     """`describe_line` of a game in progress, and whether its last phrase is of a step still
     open (its next decisions may add to it: the phrase is not final yet)."""
-    walker = _Walker(new_game(setup, book))
-    for turn in line:
-        for text in turn:
-            walker.apply(walker.st.string_to_action(text))
+    walker = _walked(setup, book, line)
     reports = walker.finish()
     return reports, walker.open_at_end and not walker.st.is_terminal()
 
 
 def walk_state(setup: Setup, book: CardBook, line: Sequence[Sequence[str]]) -> GameState:
     """The position the describing walker reaches (for the test that it follows the engine)."""
-    walker = _Walker(new_game(setup, book))
-    for turn in line:
-        for text in turn:
-            walker.apply(walker.st.string_to_action(text))
-    return walker.st
+    return _walked(setup, book, line).st

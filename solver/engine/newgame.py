@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from solver.engine.actions import CHEST_LETTERS
@@ -99,12 +100,7 @@ def deal_decks(setup: Setup, book: CardBook) -> Decks:
         if sorted(order) != rest:
             extra = sorted(set(order) - set(rest))
             lacking = sorted(set(rest) - set(order))
-            seen: set[int] = set()
-            twice: list[int] = []
-            for c in order:
-                if c in seen:
-                    twice.append(c)
-                seen.add(c)
+            twice = [c for c, n in Counter(order).items() if n > 1]  # in the order given
             in_hand = [c for c in extra if c in hand]
             what = (f"card {cards[in_hand[0]].code} is in the hand, not the deck" if in_hand
                     else f"card {cards[extra[0]].code} is not in the deck" if extra
