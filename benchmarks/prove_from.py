@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.suite import load_suite  # noqa: E402
 from puzzles.deal import build_setup, load_cards  # noqa: E402
+from puzzles.lines import actions_of_format  # noqa: E402
 from solver.engine.newgame import new_game  # noqa: E402
 from solver.engine.setup import turns_for  # noqa: E402
 from solver.engine.state import GameState  # noqa: E402
@@ -50,7 +51,8 @@ def roots(args: argparse.Namespace) -> list[tuple[str, GameState]]:
 
 
 def given_lines(path: Path) -> list[tuple[str, GameState, list[int]]]:
-    """The goal-meeting lines of a ``solve_table --out`` file: (deal id, root, line)."""
+    """The goal-meeting lines of a ``solve_table --out`` file: (deal id, root, line); a row
+    without ``line_format`` was written before format 3 (`puzzles.lines.actions_of_format`)."""
     book, card_sets = load_cards(["base"])
     out = []
     for text in path.read_text(encoding="utf-8").splitlines():
@@ -61,7 +63,10 @@ def given_lines(path: Path) -> list[tuple[str, GameState, list[int]]]:
             continue
         setup = build_setup(book, card_sets, hand=str(row["hand"]), seed=int(row["seed"]),
                             trial=int(row["trial"]))
-        out.append((str(row["deal"]), new_game(setup, book), [int(a) for a in row["line"]]))
+        root = new_game(setup, book)
+        line = actions_of_format(root, [int(a) for a in row["line"]],
+                                 int(row.get("line_format", 2)))
+        out.append((str(row["deal"]), root, line))
     return out
 
 

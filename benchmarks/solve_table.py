@@ -29,6 +29,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 
 from benchmarks.suite import Instance, deal_id  # noqa: E402
 from solver.bounds.bound import BOUND_NAMES  # noqa: E402
+from solver.engine.record import LINE_FORMAT  # noqa: E402
 from solver.solve import SolveConfig, solve  # noqa: E402
 
 TRIALS = (1, 2, 3, 4, 5, 6)
@@ -71,6 +72,7 @@ def solve_row(inst: Instance, time_limit: float, workers: int, bound: str,
         "nodes_per_second": round(res.nodes / res.seconds) if res.seconds else 0,
         "nodes": res.nodes, "seconds": round(res.seconds, 1), "failed_vp": res.failed_value,
         "line": list(res.line),  # the goal-meeting line's actions (`prove_from --lines`)
+        "line_format": LINE_FORMAT,  # the engine's decisions they answer (`puzzles.lines`)
         "proven_from_turn": res.proven_from_turn,  # the tail proven from there (`solver.polish`)
         "polish_share": polish_share,
     }

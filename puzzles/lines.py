@@ -23,8 +23,9 @@ from puzzles.chests import DEFAULT
 from puzzles.claims import Claims, check_claims, claim_shapes, json_quote
 from puzzles.deal import setup_from_json
 from puzzles.jsonfile import read_json
-from solver.engine.actions import NotationError
+from solver.engine.actions import DONE, NotationError
 from solver.engine.cards import CardBook
+from solver.engine.chests import between_effects
 from solver.engine.errors import CardDataError, SetupError, quote
 from solver.engine.record import (
     LINE_FORMAT,
@@ -34,6 +35,7 @@ from solver.engine.record import (
     pending_name,
 )
 from solver.engine.setup import Setup, turns_for
+from solver.engine.state import GameState
 
 
 def _malformed(message: str) -> LineError:
@@ -187,7 +189,8 @@ def _line_of(data: dict[str, Any]) -> list[list[str]]:
     return line
 
 
-def _deal(data: Any, base_dir: Path | None) -> tuple[GameRecord, list[list[str]]]:
+def _deal(data: Any, base_dir: Path | None) -> tuple[GameRecord, list[list[str]], int]:
+    """The record of the deal, the line to follow and the line file's format."""
     setup = _setup_of(data, base_dir)
     line = _line_of(data)
     book = book_for(setup)
@@ -195,17 +198,51 @@ def _deal(data: Any, base_dir: Path | None) -> tuple[GameRecord, list[list[str]]
         record = GameRecord.new(setup, book)
     except SetupError as exc:
         raise _malformed(f"setup: {exc}") from None
-    return record, line
+    return record, line, line_format(data)
 
 
-def _follow(record: GameRecord, line: Sequence[Sequence[str]]) -> None:
-    """Apply the decisions of `line` to `record`, each under the turn it is written in.
+def _close_unknown_windows(record: GameRecord, fmt: int) -> None:
+    """A line of format 1 or 2 was written before the lightning window between two effects
+    existed (`solver.engine.chests`, format 3): no chest was used there, so ``done`` is taken
+    for it (and written into the record, which is then a line of the current format)."""
+    if fmt >= 3:
+        return
+    st = record.state
+    while between_effects(st):
+        record.apply(DONE)
+
+
+def actions_of_format(root: GameState, actions: Sequence[int], fmt: int) -> list[int]:
+    """The actions of a line written by an engine of line-file format `fmt` (a raw action list,
+    e.g. a benchmark table's), as this engine plays them from `root`: before format 3, ``done``
+    at each lightning window between two effects (`_close_unknown_windows`). The actions are
+    not checked (a replay that follows the result does)."""
+    if fmt >= 3:
+        return list(actions)
+    st = root.clone()
+    out: list[int] = []
+    for a in actions:
+        while between_effects(st):
+            out.append(DONE)
+            st.apply(DONE)
+        out.append(a)
+        st.apply(a)
+    while between_effects(st):
+        out.append(DONE)
+        st.apply(DONE)
+    return out
+
+
+def _follow(record: GameRecord, line: Sequence[Sequence[str]], fmt: int = LINE_FORMAT) -> None:
+    """Apply the decisions of `line` (of line-file format `fmt`) to `record`, each under the
+    turn it is written in.
 
     :raises LineError: (not malformed) at the first decision that is not legal there."""
     st = record.state
     for t, turn in enumerate(line):
         for k, text in enumerate(turn, start=1):
             where = f"turn {t}, decision {k}"
+            _close_unknown_windows(record, fmt)
             if st.is_terminal():
                 raise LineError(f"{where}: {quote(text)} comes after the end of the game", False)
             if st.turn < t:
@@ -225,14 +262,15 @@ def _follow(record: GameRecord, line: Sequence[Sequence[str]]) -> None:
                     f"{where}: {quote(text)} is not legal here ({pending_name(st)}; legal: "
                     f"{legal_text(st)})", False)
             record.apply(action)
+    _close_unknown_windows(record, fmt)
 
 
 def load_position(data: Any, base_dir: Path | None = None) -> GameRecord:
     """A position: the setup dealt and a prefix of its line applied (it may be unfinished).
 
     :raises LineError: a malformed file (``malformed``) or an illegal decision (not)."""
-    record, line = _deal(data, base_dir)
-    _follow(record, line)
+    record, line, fmt = _deal(data, base_dir)
+    _follow(record, line, fmt)
     return record
 
 
@@ -273,14 +311,14 @@ def verify_line(data: Any, base_dir: Path | None = None, trials: str = DEFAULT,
     `trials` is the trial table its trial number refers to; `strict`: a finished line must
     claim its score and goals)."""
     try:
-        record, line = _deal(data, base_dir)
+        record, line, fmt = _deal(data, base_dir)
     except LineError as exc:
         return Verdict(None, str(exc), Claims())
     shape = claim_shapes(data)
     if shape is not None:
         return Verdict(None, shape, Claims())
     try:
-        _follow(record, line)
+        _follow(record, line, fmt)
     except LineError as exc:
         return Verdict(record, str(exc), Claims())
     st = record.state

@@ -234,10 +234,6 @@ def test_lightning_windows_open_at_the_start_of_each_phase() -> None:
     assert st.pending() != (D_CHEST_WINDOW,)  # nothing left to offer: no window
 
 
-@pytest.mark.xfail(strict=True, reason="known rules gap (session 40 note): the engine offers no "
-                   "lightning window between two effects that resolve in the player's order; "
-                   "landing it changes the decisions of saved lines and positions (a line format "
-                   "step) and needs the bounds re-audited")
 def test_a_lightning_chest_may_be_used_between_two_timeline_effects() -> None:
     """"At any moment" (RULES.md section 8) includes between two Timeline effects: each checks
     its condition when it resolves. With 6 lost knowledge, Ishibutai Kofun (M29, at least 5:

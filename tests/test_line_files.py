@@ -48,7 +48,7 @@ def test_written_line_files_carry_the_format() -> None:
     result = run("play", "--seed", "2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["format"] == LINE_FORMAT == 2
+    assert data["format"] == LINE_FORMAT == 3
     assert next(iter(data)) == "format"
 
 
@@ -67,10 +67,10 @@ def test_format_1_line_files_written_before_still_verify(
 
 def test_an_unknown_format_is_refused(tmp_path: Path) -> None:
     data = json.loads(run("play", "--seed", "2", "--json").stdout)
-    data["format"] = 3
+    data["format"] = LINE_FORMAT + 1
     result = run("verify", str(write(tmp_path / "x.json", data)))
     assert result.exit_code == 2
-    assert "format: 3: this engine reads line-file formats 1 to 2" in result.stderr
+    assert "format: 4: this engine reads line-file formats 1 to 3" in result.stderr
 
 
 # ------------------------------------------------------------------ files that travel

@@ -17,14 +17,13 @@ the player between two steps of play. The engine offers each usable lightning ch
 1. as an extra option of every action choice (``D_ACTION``: before the 1st and the 2nd action),
 2. at a window decision (``D_CHEST_WINDOW``: the chests, or ``done``) at the start of the
    Timeline phase, of the Decline phase (the last moment before the game can end and the goals
-   are checked) and of the Technology phase.
-
-**Known gap** (`tests/test_chests.py`, the strict xfail): no window opens between two effects
-that resolve in the player's order (``D_ORDER``: the Timeline phase's effects, D15). Each
-waiting effect's condition is checked when it resolves, so a chest used between two can change
-it, and some lines the rules allow are missed (with 6 lost knowledge: Ishibutai Kofun removes 1
-at "at least 5", chest В discards 3 more, Petra's "at most 2" then draws a card). The argument
-below does not cover that case.
+   are checked) and of the Technology phase,
+3. at a window decision between two effects that resolve in the player's order (``D_ORDER``:
+   the Timeline phase's effects, or a group of simultaneous effects of a Create, a Learn or an
+   Excavate, D15): each waiting effect checks its condition when it resolves, so a chest used
+   between two can change it (with 6 lost knowledge: Ishibutai Kofun removes 1 at "at least 5",
+   chest В discards 3 more, Petra's "at most 2" then draws a card). Line files before format 3
+   do not know this window: `puzzles.lines` answers ``done`` there for them.
 
 It is not offered inside a step (while a cost is paid, a removal is distributed, an effect or a
 decline resolves): such a step is one rule application, and an effect interleaved with it could
@@ -51,6 +50,7 @@ from solver.engine.frames import (
     D_CHEST_REVISE,
     D_CHEST_USE,
     D_CHEST_WINDOW,
+    D_ORDER,
     F_STEPS,
     Frame,
     Registry,
@@ -94,6 +94,15 @@ def window_options(st: GameState, fr: Frame) -> list[int]:
     """A lightning window: the usable chests, or ``done`` (no chest: the window vanishes)."""
     opts = lightning_options(st)
     return opts + [A.DONE] if opts else []
+
+
+def between_effects(st: GameState) -> bool:
+    """Whether the pending decision is a lightning window between two effects resolving in the
+    player's order (the window `solver.engine.turn.order_choose` opens; line files before format
+    3 do not know it, `puzzles.lines`)."""
+    stack = st.stack
+    return (len(stack) >= 2 and stack[-1] == (D_CHEST_WINDOW,) and stack[-2][0] == D_ORDER
+            and bool(st.legal))
 
 
 def window_choose(st: GameState, fr: Frame, action: int) -> None:

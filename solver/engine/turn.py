@@ -156,6 +156,9 @@ def order_options(st: GameState, fr: Frame) -> list[int]:
 
 
 def order_choose(st: GameState, fr: Frame, action: int) -> None:
+    """The chosen card's first waiting effect resolves completely (D15); while others wait, a
+    lightning window opens after it ("at any moment", RULES.md section 8): each waiting
+    effect checks its condition when it resolves, so a chest used between two can change it."""
     _, queue, needs_in_play = fr
     c = A.value_of(action)
     if A.kind_of(action) == A.CHEST:
@@ -167,6 +170,8 @@ def order_choose(st: GameState, fr: Frame, action: int) -> None:
     rest = queue[:pos] + queue[pos + 1:]
     if rest:
         st.stack.append((D_ORDER, rest, needs_in_play))
+        if st.chests_under:  # a lightning window between two effects (solver.engine.chests)
+            st.stack.append((D_CHEST_WINDOW,))
     if c >= CHEST_BASE:  # a chest under the board: use it now or keep it (solver.engine.chests)
         st.stack.append((D_CHEST_USE, c - CHEST_BASE))
         return

@@ -28,6 +28,10 @@ Rule 3 (commuting effects, D15). An order decision resolves a queue of effects o
   (`solver.guidance.endgame`: nothing can read them any more, so what it does is nothing);
   likewise, a knowledge removal inside another effect is left out of its footprint then (when
   nothing else of the effect depends on it: not asked as "you may", no steps after it).
+  Rules 2 and 3 hold only while no lightning chest under the board is usable: one may be used
+  in the window between two effects of the queue (`solver.engine.chests`), and a chest reads and
+  changes anything, so moving an effect across that window could change what it does. (Chests
+  under the board only leave during a game: none usable now, none usable later.)
 
 Rule 4 (dead knowledge removals, RULES.md section 5 Archive and removal effects). Once the
   tokens are dead (`solver.guidance.endgame.tokens_dead`), the choice of the monument a token is
@@ -54,6 +58,7 @@ from typing import Final
 
 from solver.engine import actions as A
 from solver.engine.cards import Effect, all_steps
+from solver.engine.chests import lightning_options
 from solver.engine.frames import (
     D_ARCHIVE,
     D_DECLINE_ORDER,
@@ -185,8 +190,9 @@ def prune(st: GameState, actions: Sequence[int],
         mons = st.space_monuments(1)
         if not any(_has_decline_effect(st, m) for m in mons):
             return actions[:1]
-    elif kind == D_ORDER and fr[2]:  # the Timeline-phase queue (and Create/Learn groups)
-
+    elif kind == D_ORDER and fr[2] and not lightning_options(st):
+        # The Timeline-phase queue (and Create/Learn groups), no lightning chest usable (Rules
+        # 2 and 3: a chest used in the window between two effects reads and changes anything).
         cards = st.book.cards
         # A chest effect in the queue (source CHEST_BASE + k, RULES.md section 9) is no card:
         # never a pure draw, so such a queue is searched in full.

@@ -1,0 +1,144 @@
+"""The lightning window between two effects that resolve in the player's order (RULES.md
+section 8 "at any moment", D15; `solver.engine.chests`, moment 3) and what it changes outside
+the engine: line files of format 1 and 2, written before it existed, are read with ``done``
+there (`puzzles.lines`, format 3); raw action lists of benchmark tables likewise
+(`puzzles.lines.actions_of_format`); the turn's phrase tells a chest used there; and the
+dominance rules that reorder a queue hold only while no lightning chest is usable."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from puzzles.deal import build_setup, load_cards
+from puzzles.lines import actions_of_format, replay
+from solver.engine import actions as A
+from solver.engine import flow
+from solver.engine.actions import CHEST_LETTERS
+from solver.engine.chests import between_effects
+from solver.engine.describe import describe_line
+from solver.engine.frames import D_CHEST_WINDOW, D_ORDER, F_TIMELINE_PHASE
+from solver.engine.record import LINE_FORMAT, GameRecord
+from solver.guidance.dominance import prune
+from solver.rng import Stream
+from tests.builder import idx, position
+from tests.test_chests import with_chests
+
+BOOK, SETS = load_cards(["base"])
+
+
+def _to_window(use: str | None) -> tuple[GameRecord, list[int], list[int]]:
+    """Trial 1 (chest Б under the board), hand 1, seed 16: random play reaches a window
+    between two Timeline effects in turn 1; `use` is taken there (``!chest:Б`` or ``done``),
+    then the first option of every decision to the end. Also the actions and the positions
+    (indices into them) taken at windows between two effects."""
+    setup = build_setup(BOOK, SETS, hand="1", seed=16, trial=1)
+    rec = GameRecord.new(setup, BOOK)
+    st, rng = rec.state, Stream(16, "t")
+    actions: list[int] = []
+    at_windows: list[int] = []
+    while not between_effects(st):
+        a = st.legal[rng.below(len(st.legal))]
+        actions.append(a)
+        rec.apply(a)
+    while not st.is_terminal():
+        if between_effects(st):
+            at_windows.append(len(actions))
+            a = st.string_to_action(use) if use is not None and len(at_windows) == 1 \
+                else A.DONE
+        else:
+            a = st.legal[0]
+        actions.append(a)
+        rec.apply(a)
+    return rec, actions, at_windows
+
+
+def test_the_window_opens_between_two_timeline_effects_of_a_real_deal() -> None:
+    rec, _, at_windows = _to_window("done")
+    assert at_windows  # (the first one is in turn 1)
+    replayed = GameRecord.new(rec.setup, BOOK)
+    seen = 0
+    for turn in rec.line:
+        for text in turn:
+            st = replayed.state
+            if between_effects(st):
+                assert st.stack[-1] == (D_CHEST_WINDOW,) and st.stack[-2][0] == D_ORDER
+                assert st.legal == [A.code(A.CHEST, CHEST_LETTERS.index("Б")), A.DONE]
+                seen += 1
+            replayed.apply_notation(text)
+    assert seen == len(at_windows) and replayed.state.is_terminal()
+
+
+def _without_window_decisions(rec: GameRecord) -> list[list[str]]:
+    """The line of `rec` as an engine of format 2 wrote it: the ``done`` answers at windows
+    between two effects left out."""
+    out: list[list[str]] = []
+    walk = GameRecord.new(rec.setup, BOOK)
+    for turn in rec.line:
+        kept = []
+        for text in turn:
+            if not (between_effects(walk.state) and text == "done"):
+                kept.append(text)
+            walk.apply_notation(text)
+        out.append(kept)
+    return out
+
+
+def test_a_format_2_line_is_read_with_done_between_two_effects() -> None:
+    rec, _, _ = _to_window("done")
+    new = rec.to_json()
+    assert new["format"] == LINE_FORMAT == 3
+    old: dict[str, Any] = copy.deepcopy(new)
+    old["format"] = 2
+    old["line"] = _without_window_decisions(rec)
+    assert old["line"] != new["line"]
+    record, error = replay(old)
+    assert error is None and record is not None
+    assert record.line == new["line"]  # read as the current format writes it
+    # The same decisions claimed as format 3 miss the window's answer.
+    claimed3 = dict(old, format=3)
+    _, error = replay(claimed3)
+    assert error is not None and "use a lightning chest" in error
+
+
+def test_a_raw_line_of_an_older_table_gets_done_at_each_window() -> None:
+    rec, actions, at_windows = _to_window("done")
+    old = [a for i, a in enumerate(actions) if i not in set(at_windows)]
+    root = GameRecord.new(rec.setup, BOOK).state
+    assert actions_of_format(root, old, 2) == actions
+    assert actions_of_format(root, actions, 3) == actions
+
+
+def test_a_chest_used_between_two_effects_is_told_in_the_phase_phrase() -> None:
+    rec, _, _ = _to_window("!chest:Б")
+    reports = describe_line(rec.setup, BOOK, rec.line)
+    phrases = [p for r in reports if r.turn == 1 for p in r.phrases]
+    timeline = [p for p in phrases if p.startswith("Timeline phase: ")]
+    assert len(timeline) == 1
+    used = timeline[0].index("Use chest Б")
+    assert 0 < used < timeline[0].index("Then ")  # between the first effect and the next
+    assert not any(p.startswith("Use chest") for p in phrases)  # no phrase of its own
+
+
+def test_a_pure_draw_queue_is_searched_in_full_while_a_lightning_chest_is_usable() -> None:
+    """Rule 2 (and 3) of `solver.guidance.dominance`: two Timeline draws commute, so one order
+    is searched; with chest Б usable between them (it may change anything) both are."""
+    def queued(chests: bool) -> list[int]:
+        st = position(hand=["C1"], timeline={3: ["P31"]}, artifacts=["A5"],
+                      phase="decline")
+        if chests:
+            with_chests(st, under=("Б",))
+        st.stack = [*st.stack[:1], (D_ORDER, ((idx(st, "P31"), 0), (idx(st, "A5"), 0)), True)]
+        legal = [A.ORDER_CODE | idx(st, "P31"), A.ORDER_CODE | idx(st, "A5")]
+        return list(prune(st, legal))
+    assert len(queued(False)) == 1
+    assert len(queued(True)) == 2
+
+
+def test_no_window_between_effects_without_a_chest_under_the_board() -> None:
+    st = position(hand=["C1"], timeline={3: ["P31"]}, artifacts=["A5"], phase="decline")
+    st.stack = [*st.stack[:1], (F_TIMELINE_PHASE,)]
+    flow.settle(st)
+    assert st.stack[-1][0] == D_ORDER
+    st.apply(st.legal[0])
+    assert not between_effects(st) and (D_CHEST_WINDOW,) not in st.stack
