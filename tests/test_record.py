@@ -14,7 +14,7 @@ from solver.engine import actions as A
 from solver.engine.cards import CardBook
 from solver.engine.describe import describe_line, walk_state
 from solver.engine.errors import IllegalActionError
-from solver.engine.record import GameRecord, LineError, dumps
+from solver.engine.record import LINE_FORMAT, GameRecord, LineError, dumps
 from solver.engine.setup import Setup
 from solver.rng import Stream
 from tests.builder import book as base_book
@@ -58,7 +58,7 @@ def game(hand: str = "draw", seed: int = 7) -> dict[str, Any]:
 def test_json_shape_and_turn_indexing() -> None:
     data = game("draw", 7)
     assert list(data) == ["format", "setup", "line", "score", "goals"]
-    assert data["format"] == 2
+    assert data["format"] == LINE_FORMAT == 3
     assert data["goals"] == []
     assert data["setup"]["hand"] == "draw" and data["setup"]["seed"] == 7
     assert data["setup"]["card_sets"] == [{"name": "base", "sha256": book().sets[0][1]}]
