@@ -202,9 +202,10 @@ def _deal(data: Any, base_dir: Path | None) -> tuple[GameRecord, list[list[str]]
 
 
 def _close_unknown_windows(record: GameRecord, fmt: int) -> None:
-    """A line of format 1 or 2 was written before the lightning window between two effects
-    existed (`solver.engine.chests`, format 3): no chest was used there, so ``done`` is taken
-    for it (and written into the record, which is then a line of the current format)."""
+    """A line of format 1 or 2 was written before the lightning windows between two effects
+    and between two declines existed (`solver.engine.chests`, format 3): no chest was used
+    there, so ``done`` is taken for each (and written into the record, which is then a line of
+    the current format)."""
     if fmt >= 3:
         return
     st = record.state
@@ -215,8 +216,8 @@ def _close_unknown_windows(record: GameRecord, fmt: int) -> None:
 def actions_of_format(root: GameState, actions: Sequence[int], fmt: int) -> list[int]:
     """The actions of a line written by an engine of line-file format `fmt` (a raw action list,
     e.g. a benchmark table's), as this engine plays them from `root`: before format 3, ``done``
-    at each lightning window between two effects (`_close_unknown_windows`). The actions are
-    not checked (a replay that follows the result does)."""
+    at each lightning window between two effects or declines (`_close_unknown_windows`). The
+    actions are not checked (a replay that follows the result does)."""
     if fmt >= 3:
         return list(actions)
     st = root.clone()

@@ -12,12 +12,20 @@ from typing import Any
 
 from puzzles.deal import build_setup, load_cards
 from puzzles.lines import actions_of_format, replay
+from solver.bounds.windowwork import early_create
 from solver.engine import actions as A
 from solver.engine import flow
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.chests import between_effects
 from solver.engine.describe import describe_line
-from solver.engine.frames import D_CHEST_WINDOW, D_ORDER, F_TIMELINE_PHASE
+from solver.engine.frames import (
+    D_CHEST_WINDOW,
+    D_ORDER,
+    F_DECLINE_PHASE,
+    F_TECH_PHASE,
+    F_TIMELINE_PHASE,
+    F_TURN_END,
+)
 from solver.engine.record import LINE_FORMAT, GameRecord
 from solver.guidance.dominance import prune
 from solver.rng import Stream
@@ -142,3 +150,35 @@ def test_no_window_between_effects_without_a_chest_under_the_board() -> None:
     assert st.stack[-1][0] == D_ORDER
     st.apply(st.legal[0])
     assert not between_effects(st) and (D_CHEST_WINDOW,) not in st.stack
+
+
+def test_the_window_bound_takes_a_chest_create_between_two_effects_as_early() -> None:
+    """`solver.bounds.windowwork.early_create`: with Timeline effects still waiting in an
+    order, chest Ж may create a monument in the window between two of them, so the later
+    effects' conditions on the Timeline's counts are taken as holding."""
+    def mid_queue(under: tuple[str, ...]) -> bool:
+        st = position(hand=["C1", "C2"], timeline={3: ["P31"]}, artifacts=["A5"],
+                      phase="decline")
+        if under:
+            with_chests(st, under=under)
+        st.stack = [(F_TURN_END,), (F_TECH_PHASE,), (D_CHEST_WINDOW,), (F_DECLINE_PHASE,),
+                    (D_CHEST_WINDOW,),  # the Timeline phase under way: its order
+                    (D_ORDER, ((idx(st, "P31"), 0), (idx(st, "A5"), 0)), True)]
+        return early_create(st)
+    assert mid_queue(("Ж",))
+    assert not mid_queue(("Б",))  # no chest that creates
+
+
+def test_the_decline_order_is_searched_in_full_while_a_lightning_chest_is_usable() -> None:
+    """Rule 1 of `solver.guidance.dominance`: two monuments without decline effects decline in
+    either order to the same state, so one order is searched; with chest Б usable in the
+    window between the two declines, both are."""
+    def orders(under: tuple[str, ...]) -> int:
+        st = position(hand=["C1"], timeline={1: ["C5", "M1"]}, tokens={"C5": 1, "M1": 1},
+                      phase="decline")
+        if under:
+            with_chests(st, under=under)
+        assert len(st.legal) == 2
+        return len(prune(st, st.legal))
+    assert orders(()) == 1
+    assert orders(("Б",)) == 2

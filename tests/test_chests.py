@@ -254,6 +254,39 @@ def test_a_lightning_chest_may_be_used_between_two_timeline_effects() -> None:
     assert st.lost == 2 and len(st.hand) == hand + 1
 
 
+def test_a_lightning_chest_may_be_used_between_two_declines() -> None:
+    """"At any moment" (RULES.md section 8) includes between two monuments that decline
+    (section 4C step 2): Ellora Caves (C5) declines first and frees a place in space 1, chest Ж
+    creates Osirion (C1) there, and Osirion declines in the same phase, reaching the Past of
+    turn 15 (before the phase space 1 is full; after it, Osirion would only decline in turn
+    16, whose decline phase never comes, D8)."""
+    st = position(hand=["C1", "C2", "C3", "C4", "C6", "C7", "C8", "C9"],
+                  timeline={1: ["C5", "M1"]}, tokens={"C5": 1, "M1": 1}, phase="decline",
+                  turn=15)
+    assert not st.has_free_place(1)
+    with_chests(st, under=("Ж",))
+    assert names_of(st) == ["!C5", "!M1"]  # the decline order: no window before the first
+    play(st, "!C5")
+    assert names_of(st) == ["!chest:Ж", "done"]  # the window between the two declines
+    play(st, "!chest:Ж", "C1", "s1", "C2", "C3", "C4", "C6")  # cost 1, +3 left of space 4
+    assert names_of(st) == ["!M1", "!C1"]  # Osirion declines in this phase too
+    play(st, "!M1")
+    assert [st.book.cards[c].id for c in st.past] == ["C1_Osirion", "C5_ElloraCaves",
+                                                      "M1_Stonehenge"]
+    assert st.turn == 16
+
+
+def test_no_window_after_the_last_decline_of_the_phase() -> None:
+    """The window between two declines opens only while another monument is still to decline:
+    after the last one the phase ends (its slide) and the next window is the technology
+    phase's."""
+    st = position(hand=["C1"], timeline={1: ["C5", "M1"]}, tokens={"C5": 1, "M1": 1},
+                  phase="decline")
+    with_chests(st, under=("Б",))
+    play(st, "!C5", "done")
+    assert st.space_monuments(1) == [] and st.turn == 2
+
+
 def test_lightning_chest_at_the_window_before_the_decline_phase() -> None:
     """A use between the second action and the decline: О (remove 1 knowledge from each
     Timeline monument) saves knowledge of the monument that declines from space 1."""

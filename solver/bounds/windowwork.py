@@ -502,11 +502,12 @@ def early_create(st: GameState) -> bool:
     """Whether a monument may be created in the window of `st` before what is left of it reads
     the Timeline: a chest that creates (`create_chests`) with the Timeline phase still to begin
     (its lightning window opens at the phase's start, before the queue forms; the new card's
-    Timeline effects join the others), or with the decline phase over (a Learn may still come,
-    `declined_now`). The Timeline's counts may then differ from now where a condition or a
-    requirement is read."""
-    return (any(fr[0] == F_TIMELINE_PHASE for fr in st.stack) or declined_now(st)) and bool(
-        create_chests(st))
+    Timeline effects join the others), with effects still waiting in an order (a window opens
+    between two, `solver.engine.chests`), or with the decline phase over (a Learn may still
+    come, `declined_now`). The Timeline's counts may then differ from now where a condition or
+    a requirement is read."""
+    return (any(fr[0] == F_TIMELINE_PHASE or fr[0] == D_ORDER for fr in st.stack)
+            or declined_now(st)) and bool(create_chests(st))
 
 
 def declined_now(st: GameState) -> bool:

@@ -22,8 +22,14 @@ the player between two steps of play. The engine offers each usable lightning ch
    the Timeline phase's effects, or a group of simultaneous effects of a Create, a Learn or an
    Excavate, D15): each waiting effect checks its condition when it resolves, so a chest used
    between two can change it (with 6 lost knowledge: Ishibutai Kofun removes 1 at "at least 5",
-   chest В discards 3 more, Petra's "at most 2" then draws a card). Line files before format 3
-   do not know this window: `puzzles.lines` answers ``done`` there for them.
+   chest В discards 3 more, Petra's "at most 2" then draws a card),
+4. at a window decision between two monuments that decline (section 4C step 2): one has
+   declined and freed its place in space 1, so a chest's Create may put a monument there, to
+   decline now and reach the Past (before the phase the space may be full; after it the
+   monument would decline a turn later, or never in the last turn).
+
+Line files before format 3 do not know the windows 3 and 4: `puzzles.lines` answers ``done``
+there for them.
 
 It is not offered inside a step (while a cost is paid, a removal is distributed, an effect or a
 decline resolves): such a step is one rule application, and an effect interleaved with it could
@@ -51,6 +57,7 @@ from solver.engine.frames import (
     D_CHEST_USE,
     D_CHEST_WINDOW,
     D_ORDER,
+    F_DECLINE_NEXT,
     F_STEPS,
     Frame,
     Registry,
@@ -98,11 +105,12 @@ def window_options(st: GameState, fr: Frame) -> list[int]:
 
 def between_effects(st: GameState) -> bool:
     """Whether the pending decision is a lightning window between two effects resolving in the
-    player's order (the window `solver.engine.turn.order_choose` opens; line files before format
-    3 do not know it, `puzzles.lines`)."""
+    player's order or between two declines (the windows `solver.engine.turn.order_choose` and
+    `solver.engine.decline.decline_next` open; line files before format 3 do not know them,
+    `puzzles.lines`)."""
     stack = st.stack
-    return (len(stack) >= 2 and stack[-1] == (D_CHEST_WINDOW,) and stack[-2][0] == D_ORDER
-            and bool(st.legal))
+    return (len(stack) >= 2 and stack[-1] == (D_CHEST_WINDOW,) and bool(st.legal)
+            and stack[-2][0] in (D_ORDER, F_DECLINE_NEXT))
 
 
 def window_choose(st: GameState, fr: Frame, action: int) -> None:

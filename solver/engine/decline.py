@@ -23,6 +23,7 @@ from solver.engine import actions as A
 from solver.engine.chests import discard_unused_chests
 from solver.engine.conditions import special_in_play
 from solver.engine.frames import (
+    D_CHEST_WINDOW,
     D_DECLINE_ORDER,
     D_FLIP,
     F_DECLINE_CARD,
@@ -38,6 +39,7 @@ from solver.engine.frames import (
 from solver.engine.state import TIME, GameState
 
 MIDGAME_PAST: Final = 7
+AFTER_ONE: Final = 1  # `decline_next`: a monument declined before in this phase
 
 
 def decline_phase(st: GameState, fr: Frame) -> None:
@@ -69,11 +71,19 @@ def end_game(st: GameState) -> None:
 
 
 def decline_next(st: GameState, fr: Frame) -> None:
+    """The next monument of space 1 declines (the player orders two, section 4C step 2). A
+    frame ``(F_DECLINE_NEXT, AFTER_ONE)`` follows a decline of this phase: while another
+    monument is still to decline, a lightning window opens first ("at any moment", section 8;
+    `solver.engine.chests`), then this runs again without it."""
     mons = st.space_monuments(1)
     if not mons:
         return
-    if len(mons) == 1:
+    if len(fr) > 1 and st.chests_under:
         st.stack.append((F_DECLINE_NEXT,))
+        st.stack.append((D_CHEST_WINDOW,))
+        return
+    if len(mons) == 1:
+        st.stack.append((F_DECLINE_NEXT, AFTER_ONE))
         st.stack.append((F_DECLINE_CARD, mons[0]))
     else:
         st.stack.append((D_DECLINE_ORDER,))
@@ -84,7 +94,7 @@ def decline_order_options(st: GameState, fr: Frame) -> list[int]:
 
 
 def decline_order_choose(st: GameState, fr: Frame, action: int) -> None:
-    st.stack.append((F_DECLINE_NEXT,))
+    st.stack.append((F_DECLINE_NEXT, AFTER_ONE))
     st.stack.append((F_DECLINE_CARD, A.value_of(action)))
 
 

@@ -34,6 +34,7 @@ from solver.engine.frames import (
     D_CHEST_WINDOW,
     D_ORDER,
     F_DECLINE_FINISH,
+    F_DECLINE_NEXT,
     F_DECLINE_PHASE,
     F_ELONGATED,
     F_PLACE,
@@ -217,9 +218,10 @@ class _Walker:
                 self._begin("setup")
         elif kind == D_ACTION:
             self._begin("action")
-        elif kind == D_CHEST_WINDOW and not (
-                self.builder is not None and st.stack and st.stack[-1][0] == D_ORDER):
-            # (a window between two effects is told in the phrase of their phase or action)
+        elif kind == D_CHEST_WINDOW and not (self.builder is not None and st.stack
+                                             and st.stack[-1][0] in (D_ORDER, F_DECLINE_NEXT)):
+            # (a window between two effects or declines is told in the phrase of their phase
+            # or action)
             window = _WINDOW_OF.get(st.stack[-1][0], "other") if st.stack else "other"
             if self.kind != window or self.builder is None:
                 self._begin(window)

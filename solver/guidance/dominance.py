@@ -7,7 +7,9 @@ Rule 1 (decline order, RULES.md section 4C step 2). Two monuments in space 1 nei
   has a decline effect: each decline only moves its knowledge to lost knowledge and the card to
   the Past (or the discard pile); the middle-of-game flip, if it happens between them, reads
   nothing the second decline changes. Both orders reach the same state, so only the first
-  option is searched.
+  option is searched. Only while no lightning chest is usable: one may be used in the window
+  between the two declines (`solver.engine.chests`), where the orders differ (which monument
+  is in the Past, which still in space 1).
 
 Rule 2 (Timeline phase order, section 4B). When every effect still queued is a "pure draw"
   (only fixed ``draw`` steps, with no condition on the hand), the effects commute: each takes
@@ -186,7 +188,7 @@ def prune(st: GameState, actions: Sequence[int],
         return actions
     fr = st.stack[-1]
     kind: int = fr[0]
-    if kind == D_DECLINE_ORDER:
+    if kind == D_DECLINE_ORDER and not lightning_options(st):
         mons = st.space_monuments(1)
         if not any(_has_decline_effect(st, m) for m in mons):
             return actions[:1]
