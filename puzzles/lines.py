@@ -25,7 +25,7 @@ from puzzles.deal import setup_from_json
 from puzzles.jsonfile import read_json
 from solver.engine.actions import DONE, NotationError
 from solver.engine.cards import CardBook
-from solver.engine.chests import between_effects
+from solver.engine.chests import window_between
 from solver.engine.errors import CardDataError, SetupError, quote
 from solver.engine.record import (
     LINE_FORMAT,
@@ -209,7 +209,7 @@ def _close_unknown_windows(record: GameRecord, fmt: int) -> None:
     if fmt >= 3:
         return
     st = record.state
-    while between_effects(st):
+    while window_between(st):
         record.apply(DONE)
 
 
@@ -223,12 +223,12 @@ def actions_of_format(root: GameState, actions: Sequence[int], fmt: int) -> list
     st = root.clone()
     out: list[int] = []
     for a in actions:
-        while between_effects(st):
+        while window_between(st):
             out.append(DONE)
             st.apply(DONE)
         out.append(a)
         st.apply(a)
-    while between_effects(st):
+    while window_between(st):
         out.append(DONE)
         st.apply(DONE)
     return out

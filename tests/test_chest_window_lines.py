@@ -16,7 +16,7 @@ from solver.bounds.windowwork import early_create
 from solver.engine import actions as A
 from solver.engine import flow
 from solver.engine.actions import CHEST_LETTERS
-from solver.engine.chests import between_effects
+from solver.engine.chests import window_between
 from solver.engine.describe import describe_line
 from solver.engine.frames import (
     D_CHEST_WINDOW,
@@ -45,12 +45,12 @@ def _to_window(use: str | None) -> tuple[GameRecord, list[int], list[int]]:
     st, rng = rec.state, Stream(16, "t")
     actions: list[int] = []
     at_windows: list[int] = []
-    while not between_effects(st):
+    while not window_between(st):
         a = st.legal[rng.below(len(st.legal))]
         actions.append(a)
         rec.apply(a)
     while not st.is_terminal():
-        if between_effects(st):
+        if window_between(st):
             at_windows.append(len(actions))
             a = st.string_to_action(use) if use is not None and len(at_windows) == 1 \
                 else A.DONE
@@ -69,7 +69,7 @@ def test_the_window_opens_between_two_timeline_effects_of_a_real_deal() -> None:
     for turn in rec.line:
         for text in turn:
             st = replayed.state
-            if between_effects(st):
+            if window_between(st):
                 assert st.stack[-1] == (D_CHEST_WINDOW,) and st.stack[-2][0] == D_ORDER
                 assert st.legal == [A.code(A.CHEST, CHEST_LETTERS.index("Б")), A.DONE]
                 seen += 1
@@ -85,7 +85,7 @@ def _without_window_decisions(rec: GameRecord) -> list[list[str]]:
     for turn in rec.line:
         kept = []
         for text in turn:
-            if not (between_effects(walk.state) and text == "done"):
+            if not (window_between(walk.state) and text == "done"):
                 kept.append(text)
             walk.apply_notation(text)
         out.append(kept)
@@ -149,7 +149,7 @@ def test_no_window_between_effects_without_a_chest_under_the_board() -> None:
     flow.settle(st)
     assert st.stack[-1][0] == D_ORDER
     st.apply(st.legal[0])
-    assert not between_effects(st) and (D_CHEST_WINDOW,) not in st.stack
+    assert not window_between(st) and (D_CHEST_WINDOW,) not in st.stack
 
 
 def test_the_window_bound_takes_a_chest_create_between_two_effects_as_early() -> None:

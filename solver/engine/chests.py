@@ -103,7 +103,7 @@ def window_options(st: GameState, fr: Frame) -> list[int]:
     return opts + [A.DONE] if opts else []
 
 
-def between_effects(st: GameState) -> bool:
+def window_between(st: GameState) -> bool:
     """Whether the pending decision is a lightning window between two effects resolving in the
     player's order or between two declines (the windows `solver.engine.turn.order_choose` and
     `solver.engine.decline.decline_next` open; line files before format 3 do not know them,

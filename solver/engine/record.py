@@ -21,8 +21,7 @@ is format 1, read as before: format 2 names the data files of the setup (a card-
 or trial file) by paths relative to the line file, and gives one die roll per technology phase
 exactly; format 3 adds the lightning windows between two effects resolving in the player's order
 and between two declines (`solver.engine.chests`): a line of format 1 or 2 is read with ``done``
-there. Every later change
-to the contract bumps it. Reading and checking line files is
+there. Every later change to the contract bumps it. Reading and checking line files is
 `puzzles.lines` (`replay`, `load_position`); their claims, `puzzles.claims`.
 
 A replay refuses a line whose card sets changed since it was written (the card indices, and so
