@@ -222,15 +222,13 @@ def actions_of_format(root: GameState, actions: Sequence[int], fmt: int) -> list
         return list(actions)
     st = root.clone()
     out: list[int] = []
-    for a in actions:
+    for a in [*actions, None]:  # (None: the windows after the last action)
         while window_between(st):
             out.append(DONE)
             st.apply(DONE)
-        out.append(a)
-        st.apply(a)
-    while window_between(st):
-        out.append(DONE)
-        st.apply(DONE)
+        if a is not None:
+            out.append(a)
+            st.apply(a)
     return out
 
 

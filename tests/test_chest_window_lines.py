@@ -62,6 +62,9 @@ def _to_window(use: str | None) -> tuple[GameRecord, list[int], list[int]]:
 
 
 def test_the_window_opens_between_two_timeline_effects_of_a_real_deal() -> None:
+    """RULES.md section 8 ("at any moment") and D15 (effects in the player's order): on a dealt
+    trial game the window opens between two waiting Timeline effects, offering the usable
+    lightning chest or ``done``, and a line answering it replays to the end."""
     rec, _, at_windows = _to_window("done")
     assert at_windows  # (the first one is in turn 1)
     replayed = GameRecord.new(rec.setup, BOOK)
@@ -144,6 +147,8 @@ def test_a_pure_draw_queue_is_searched_in_full_while_a_lightning_chest_is_usable
 
 
 def test_no_window_between_effects_without_a_chest_under_the_board() -> None:
+    """Section 8: the window offers chests under the board; with none, the Timeline phase's
+    effects (section 4B, D15) follow one another with no decision between them."""
     st = position(hand=["C1"], timeline={3: ["P31"]}, artifacts=["A5"], phase="decline")
     st.stack = [*st.stack[:1], (F_TIMELINE_PHASE,)]
     flow.settle(st)

@@ -103,6 +103,11 @@ def window_options(st: GameState, fr: Frame) -> list[int]:
     return opts + [A.DONE] if opts else []
 
 
+#: The frames a window between two steps sits on (moments 3 and 4 of the module): the order of
+#: the effects still waiting, the next decline of space 1.
+BETWEEN_FRAMES: Final = frozenset({D_ORDER, F_DECLINE_NEXT})
+
+
 def window_between(st: GameState) -> bool:
     """Whether the pending decision is a lightning window between two effects resolving in the
     player's order or between two declines (the windows `solver.engine.turn.order_choose` and
@@ -110,7 +115,7 @@ def window_between(st: GameState) -> bool:
     `puzzles.lines`)."""
     stack = st.stack
     return (len(stack) >= 2 and stack[-1] == (D_CHEST_WINDOW,) and bool(st.legal)
-            and stack[-2][0] in (D_ORDER, F_DECLINE_NEXT))
+            and stack[-2][0] in BETWEEN_FRAMES)
 
 
 def window_choose(st: GameState, fr: Frame, action: int) -> None:

@@ -27,14 +27,13 @@ from dataclasses import dataclass, field
 
 from solver.engine import actions as A
 from solver.engine.cards import CardBook
+from solver.engine.chests import BETWEEN_FRAMES
 from solver.engine.errors import IllegalActionError
 from solver.engine.flow import RULES, Auto
 from solver.engine.frames import (
     D_ACTION,
     D_CHEST_WINDOW,
-    D_ORDER,
     F_DECLINE_FINISH,
-    F_DECLINE_NEXT,
     F_DECLINE_PHASE,
     F_ELONGATED,
     F_PLACE,
@@ -219,7 +218,7 @@ class _Walker:
         elif kind == D_ACTION:
             self._begin("action")
         elif kind == D_CHEST_WINDOW and not (self.builder is not None and st.stack
-                                             and st.stack[-1][0] in (D_ORDER, F_DECLINE_NEXT)):
+                                             and st.stack[-1][0] in BETWEEN_FRAMES):
             # (a window between two effects or declines is told in the phrase of their phase
             # or action)
             window = _WINDOW_OF.get(st.stack[-1][0], "other") if st.stack else "other"
