@@ -25,7 +25,7 @@ from puzzles.deal import setup_from_json
 from puzzles.jsonfile import read_json
 from solver.engine.actions import DONE, NotationError
 from solver.engine.cards import CardBook
-from solver.engine.chests import window_between
+from solver.engine.chests import window_since
 from solver.engine.errors import CardDataError, SetupError, quote
 from solver.engine.record import (
     LINE_FORMAT,
@@ -202,28 +202,27 @@ def _deal(data: Any, base_dir: Path | None) -> tuple[GameRecord, list[list[str]]
 
 
 def _close_unknown_windows(record: GameRecord, fmt: int) -> None:
-    """A line of format 1 or 2 was written before the lightning windows between two effects
-    and between two declines existed (`solver.engine.chests`, format 3): no chest was used
-    there, so ``done`` is taken for each (and written into the record, which is then a line of
-    the current format)."""
-    if fmt >= 3:
-        return
+    """A line of format `fmt` was written before the lightning windows of later formats existed
+    (`solver.engine.chests.window_since`: between two effects or declines, format 3; the other
+    decline-phase windows and the one before the flip, format 4): no chest was used there, so
+    ``done`` is taken for each (and written into the record, which is then a line of the
+    current format)."""
     st = record.state
-    while window_between(st):
+    while window_since(st) > fmt:
         record.apply(DONE)
 
 
 def actions_of_format(root: GameState, actions: Sequence[int], fmt: int) -> list[int]:
     """The actions of a line written by an engine of line-file format `fmt` (a raw action list,
-    e.g. a benchmark table's), as this engine plays them from `root`: before format 3, ``done``
-    at each lightning window between two effects or declines (`_close_unknown_windows`). The
-    actions are not checked (a replay that follows the result does)."""
-    if fmt >= 3:
+    e.g. a benchmark table's), as this engine plays them from `root`: ``done`` at each
+    lightning window that format did not know (`_close_unknown_windows`). The actions are not
+    checked (a replay that follows the result does)."""
+    if fmt >= LINE_FORMAT:
         return list(actions)
     st = root.clone()
     out: list[int] = []
     for a in [*actions, None]:  # (None: the windows after the last action)
-        while window_between(st):
+        while window_since(st) > fmt:
             out.append(DONE)
             st.apply(DONE)
         if a is not None:

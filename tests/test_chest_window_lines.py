@@ -16,7 +16,7 @@ from solver.bounds.windowwork import early_create
 from solver.engine import actions as A
 from solver.engine import flow
 from solver.engine.actions import CHEST_LETTERS
-from solver.engine.chests import window_between
+from solver.engine.chests import SINCE_STEPS, window_between, window_since
 from solver.engine.describe import describe_line
 from solver.engine.frames import (
     D_CHEST_WINDOW,
@@ -98,7 +98,7 @@ def _without_window_decisions(rec: GameRecord) -> list[list[str]]:
 def test_a_format_2_line_is_read_with_done_between_two_effects() -> None:
     rec, _, _ = _to_window("done")
     new = rec.to_json()
-    assert new["format"] == LINE_FORMAT == 3
+    assert new["format"] == LINE_FORMAT == 4
     old: dict[str, Any] = copy.deepcopy(new)
     old["format"] = 2
     old["line"] = _without_window_decisions(rec)
@@ -118,6 +118,51 @@ def test_a_raw_line_of_an_older_table_gets_done_at_each_window() -> None:
     root = GameRecord.new(rec.setup, BOOK).state
     assert actions_of_format(root, old, 2) == actions
     assert actions_of_format(root, actions, 3) == actions
+
+
+def _keeping_the_chests(trial: int, seed: int) -> tuple[GameRecord, list[int], list[int]]:
+    """A dealt game of `trial` in random play that never uses a chest (``done`` at every
+    window, no chest before an action); also its actions and the positions (indices into
+    them) taken at the windows of line-file format 4 (`solver.engine.chests.SINCE_STEPS`)."""
+    setup = build_setup(BOOK, SETS, hand="1", seed=seed, trial=trial)
+    rec = GameRecord.new(setup, BOOK)
+    st, rng = rec.state, Stream(seed, "keep")
+    actions: list[int] = []
+    at_new: list[int] = []
+    while not st.is_terminal():
+        if window_since(st) == SINCE_STEPS:
+            at_new.append(len(actions))
+        legal = [a for a in st.legal if A.kind_of(a) != A.CHEST]
+        a = A.DONE if A.DONE in legal and st.stack[-1][0] == D_CHEST_WINDOW else legal[
+            rng.below(len(legal))]
+        actions.append(a)
+        rec.apply(a)
+    return rec, actions, at_new
+
+
+def test_a_format_3_line_is_read_with_done_at_the_decline_phase_windows() -> None:
+    """Line files of format 3 were written before the windows where the time card left space 1,
+    after the last decline and before the flip (format 4): read with ``done`` there, as a
+    line file and as a raw action list."""
+    rec, actions, at_new = _keeping_the_chests(3, 5)
+    assert len(at_new) >= 2  # (the time card leaves space 1 twice; declines every turn)
+    old = [a for i, a in enumerate(actions) if i not in set(at_new)]
+    root = GameRecord.new(rec.setup, BOOK).state
+    assert actions_of_format(root, old, 3) == actions
+    assert actions_of_format(root, actions, 4) == actions
+    new = rec.to_json()
+    claimed3: dict[str, Any] = dict(copy.deepcopy(new), format=3)
+    walk = GameRecord.new(rec.setup, BOOK)
+    claimed3["line"] = []
+    for turn in rec.line:
+        kept = []
+        for text in turn:
+            if window_since(walk.state) != SINCE_STEPS:
+                kept.append(text)
+            walk.apply_notation(text)
+        claimed3["line"].append(kept)
+    record, error = replay(claimed3)
+    assert error is None and record is not None and record.line == new["line"]
 
 
 def test_a_chest_used_between_two_effects_is_told_in_the_phase_phrase() -> None:

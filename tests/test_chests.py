@@ -18,11 +18,12 @@ from solver.engine import flow
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.cards import Clause
 from solver.engine.chestcards import ChestDataError
-from solver.engine.chests import place_goal
+from solver.engine.chests import SINCE_STEPS, place_goal, window_since
 from solver.engine.errors import SetupError
 from solver.engine.frames import (
     D_ACTION,
     D_CHEST_WINDOW,
+    D_FLIP,
     F_DECLINE_PHASE,
     F_TECH_PHASE,
     F_TIMELINE_PHASE,
@@ -276,15 +277,53 @@ def test_a_lightning_chest_may_be_used_between_two_declines() -> None:
     assert st.turn == 16
 
 
-def test_no_window_after_the_last_decline_of_the_phase() -> None:
-    """The window between two declines opens only while another monument is still to decline:
-    after the last one the phase ends (its slide) and the next window is the technology
-    phase's."""
-    st = position(hand=["C1"], timeline={1: ["C5", "M1"]}, tokens={"C5": 1, "M1": 1},
-                  phase="decline")
+def test_a_lightning_chest_may_be_used_after_the_last_decline() -> None:
+    """After the last monument of space 1 has declined and before Elongated Skulls and the
+    slide (RULES.md section 4C steps 2-3) is a moment too (section 8; format 4): chest Ж
+    creates Osirion (C1) in space 1, emptied by the declines, and it declines in this phase
+    (a monument that enters space 1 during the phase declines too); at the technology phase's
+    window it could only go to space 1 after the slide, to decline a turn later."""
+    st = position(hand=["C1", "C2", "C3", "C4", "C6", "C7", "C8", "C9"],
+                  timeline={1: ["C5", "M1"]}, tokens={"C5": 1, "M1": 1}, phase="decline",
+                  turn=15)
+    with_chests(st, under=("Ж",))
+    play(st, "!C5", "done")  # done: the window between the two declines; M1 declines
+    assert st.stack[-1] == (D_CHEST_WINDOW, SINCE_STEPS) and window_since(st) == 4
+    assert names_of(st) == ["!chest:Ж", "done"]  # the window after the last decline
+    play(st, "!chest:Ж", "C1", "s1", "C2", "C3", "C4", "C6")
+    assert [st.book.cards[c].id for c in st.past] == ["C1_Osirion", "C5_ElloraCaves",
+                                                      "M1_Stonehenge"]
+    assert st.turn == 16
+
+
+def test_done_after_the_last_decline_ends_the_phase() -> None:
+    """``done`` at the window after the last decline: the slide, the technology phase, the next
+    turn."""
+    st = position(hand=["C1"], timeline={1: ["C5", "M1"], 3: ["M2"]},
+                  tokens={"C5": 1, "M1": 1}, phase="decline")
     with_chests(st, under=("Б",))
     play(st, "!C5", "done")
-    assert st.space_monuments(1) == [] and st.turn == 2
+    assert st.space_monuments(1) == [] and window_since(st) == 4
+    play(st, "done")
+    assert st.space_monuments(2) == [idx(st, "M2")] and st.turn == 2  # the slide, turn 2
+
+
+def test_a_lightning_chest_may_be_used_where_the_time_card_left_space_1() -> None:
+    """Step 1 of the decline phase takes the time card out of space 1 (its 1st visit, to the
+    Past): a moment before the first decline (section 8; format 4), where chest Ж creates
+    Osirion in the place the time card freed, and it declines in this phase. At the phase's
+    start the space was full."""
+    st = position(hand=["C1", "C2", "C3", "C4", "C6", "C7", "C8", "C9"],
+                  timeline={1: ["M1", "TIME"]}, tokens={"M1": 1}, turn=5)
+    with_chests(st, under=("Ж",))
+    assert not st.has_free_place(1)
+    resume(st, (F_TECH_PHASE,), (F_DECLINE_PHASE,))
+    assert st.time_space == 0 and st.has_free_place(1)
+    assert window_since(st) == 4 and names_of(st) == ["!chest:Ж", "done"]
+    play(st, "!chest:Ж", "C1", "s1", "C2", "C3", "C4", "C6")
+    assert names_of(st) == ["!M1", "!C1"]  # both decline in this phase, in the player's order
+    play(st, "!C1")  # (no chest left: no window between the two) then Stonehenge declines
+    assert sorted(st.book.cards[c].id for c in st.past) == ["C1_Osirion", "M1_Stonehenge"]
 
 
 def test_lightning_chest_at_the_window_before_the_decline_phase() -> None:
@@ -480,3 +519,27 @@ def test_shortfall_measures_how_far_a_goal_is_from_being_met() -> None:
     assert shortfall(parse_goal("past.any == 2"), st) == 2
     with_chests(st, goals=("Г", "О"))
     assert goal_shortfall(st) == 3 + 4 and not goals_met(st)
+
+
+def test_a_lightning_chest_may_be_used_before_the_middle_of_game_flip() -> None:
+    """Between the 7th monument's entering the Past and the flip (RULES.md section 6) is a
+    moment too (section 8; format 4). Khufu's pyramid (P1) declines as the 7th: Melchizedek
+    (T7, tile A) and Astronomy (T18, tile B) both need a pyramid in the Past, and the flip
+    discards one of their tiles; chest Д learns T7 before the flip, tile A flips, and T18 is
+    still there to learn in turn 16: 6 technologies, chest Б's goal met (no window reaches
+    that: before the decline neither is learnable, after the flip one is gone)."""
+    st = position(hand=[], timeline={1: ["P1"], 2: ["TIME"]},
+                  past=["C22", "M9", "M10", "M14", "M15", "M17"], techs=["T3", "T4", "T5", "T6"],
+                  tiles=["T7", "T1", "T23", "T18", "T2", "T15", "T43", "T44", "T28"],
+                  deck_top=["C2", "C3", "M6", "M7", "P2", "P3"], time_visits=2, turn=15,
+                  midgame=False, pending=[STOP])
+    with_chests(st, goals=("Б",), under=("Д",))
+    resume(st, (F_TECH_PHASE,), (D_CHEST_WINDOW,), (F_DECLINE_PHASE,))
+    assert len(st.past) == 7 and st.stack[-2] == (D_FLIP,)
+    assert window_since(st) == 4 and names_of(st) == ["!chest:Д", "done"]
+    play(st, "!chest:Д")
+    assert names_of(st) == ["T7", "T18"]
+    play(st, "T7", "tileA")
+    assert st.turn == 16
+    play(st, "learn")  # T18 the one technology to learn: taken at once
+    assert sorted(st.card(t).code for t in st.techs) == ["T18", "T3", "T4", "T5", "T6", "T7"]

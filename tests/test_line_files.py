@@ -48,7 +48,7 @@ def test_written_line_files_carry_the_format() -> None:
     result = run("play", "--seed", "2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["format"] == LINE_FORMAT == 3
+    assert data["format"] == LINE_FORMAT == 4
     assert next(iter(data)) == "format"
 
 
@@ -70,7 +70,8 @@ def test_an_unknown_format_is_refused(tmp_path: Path) -> None:
     data["format"] = LINE_FORMAT + 1
     result = run("verify", str(write(tmp_path / "x.json", data)))
     assert result.exit_code == 2
-    assert "format: 4: this engine reads line-file formats 1 to 3" in result.stderr
+    assert f"format: {LINE_FORMAT + 1}: this engine reads line-file formats 1 to {LINE_FORMAT}" \
+        in result.stderr
 
 
 # ------------------------------------------------------------------ files that travel

@@ -58,7 +58,7 @@ def game(hand: str = "draw", seed: int = 7) -> dict[str, Any]:
 def test_json_shape_and_turn_indexing() -> None:
     data = game("draw", 7)
     assert list(data) == ["format", "setup", "line", "score", "goals"]
-    assert data["format"] == LINE_FORMAT == 3
+    assert data["format"] == LINE_FORMAT == 4
     assert data["goals"] == []
     assert data["setup"]["hand"] == "draw" and data["setup"]["seed"] == 7
     assert data["setup"]["card_sets"] == [{"name": "base", "sha256": book().sets[0][1]}]

@@ -297,8 +297,10 @@ def test_a_chest_under_the_board() -> None:
     for 1 knowledge each) may be used in it or kept: one start with it under the board, one
     without, and its removals counted (2 cards in hand: M1's 2 knowledge may all go, and the
     hand with them). A chest that creates (Ж) is followed where it may be used
-    (`test_window_create`): with no lightning window left in this turn it stays under the
-    board for turn 16."""
+    (`test_window_create`): here (no window before the phases: the position starts in the
+    Timeline phase) at the window after the last decline (section 8, `solver.engine.chests`
+    moment 4), where it creates the card it can pay for (C2 paying C4, space 4 before the slide), or
+    kept for turn 16."""
     st = _with_chests(_timeline_phase(["A9"], ["M1"], {"M1": 2}, ["C2", "C4"], lost=2), "К")
     windows = last_windows(st)
     assert windows is not None and len(windows) == 2
@@ -306,7 +308,9 @@ def test_a_chest_under_the_board() -> None:
     assert {(w.lost_lo, w.lost_hi, w.hand_least) for w in windows} == {(2, 4, 0)}
     kept = last_windows(_with_chests(
         _timeline_phase(["A9"], ["M1"], {"M1": 2}, ["C2", "C4"], lost=2), "Ж"))
-    assert kept is not None and [len(w.start.chests_under) for w in kept] == [1]
+    assert kept is not None and sorted(len(w.start.chests_under) for w in kept) == [0, 1]
+    used = next(w for w in kept if not w.start.chests_under).start
+    assert used.space_monuments(3) == [idx(used, "C2")] and not used.hand  # (C4 paid, slid)
 
 
 def test_what_closes_the_window() -> None:

@@ -30,7 +30,8 @@ range is then worked out start by start, `solver.bounds.windowwork.declined_know
 
 A chest's Create (`solver.bounds.windowwork.create_chests`) is a lightning effect: it may run
 at the start of the Timeline phase (if still to come), of the decline phase or of the
-technology phase (`solver.engine.chests`). The passive line uses it at each of those windows
+technology phase, or at a window within a phase (between two effects, between two declines,
+after the last decline; `solver.engine.chests`). The passive line uses it at each of those windows
 in turn (each a branch, `solver.bounds.window.passive_starts`) and takes each outcome there;
 the chest is never taken as used before the window. Its outcomes are every space the card's
 cost allows, the free places looked at where it runs (after the slide a space holds other

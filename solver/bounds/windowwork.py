@@ -492,7 +492,8 @@ def create_chests(st: GameState) -> list[int]:
     """The chests under the board that the window of `st` may use whose effect creates a
     monument from the hand (`solver.bounds.windowcreate`): a lightning chest may be used at any
     window of the turn left (`solver.engine.chests`: at the start of the Timeline phase, of the
-    decline phase and of the technology phase), and each use is followed as the rules run it
+    decline phase and of the technology phase, and within a phase), and each use is followed
+    as the rules run it
     (`solver.bounds.window.passive_starts`), never taken as used before the window."""
     return [k for k in window_chests(st)
             if any(s.op == CREATE_OP for s in all_steps(chest_of(st, k).steps))]

@@ -23,25 +23,34 @@ the player between two steps of play. The engine offers each usable lightning ch
    Excavate, D15): each waiting effect checks its condition when it resolves, so a chest used
    between two can change it (with 6 lost knowledge: Ishibutai Kofun removes 1 at "at least 5",
    chest В discards 3 more, Petra's "at most 2" then draws a card),
-4. at a window decision between two monuments that decline (section 4C step 2): one has
-   declined and freed its place in space 1, so a chest's Create may put a monument there, to
-   decline now and reach the Past (before the phase the space may be full; after it the
-   monument would decline a turn later, or never in the last turn).
+4. at a window decision in the decline phase (section 4C): between two monuments of space 1
+   that decline (one has declined and freed its place, so a chest's Create may put a monument
+   there, to decline now and reach the Past; before the phase the space may be full, after it
+   the monument would decline a turn later, or never in the last turn); before the first
+   decline when step 1 took the time card out of space 1 (the same for the place it freed);
+   after the last decline, before Elongated Skulls (A32) and the slide (a monument created in
+   space 1 there declines too; one created in space 2-6 slides with the others),
+5. at a window decision between the 7th monument's entering the Past and the middle-of-game
+   flip (section 6): a chest's Learn there may take a technology of the tile the flip then
+   discards.
 
-Line files before format 3 do not know the windows 3 and 4: `puzzles.lines` answers ``done``
-there for them.
+Line files before format 3 do not know the windows 3 and the between-declines one of 4; those
+before format 4 do not know the rest of 4 and 5 (`SINCE_STEPS`): `puzzles.lines` answers
+``done`` there for them (`window_since`). On a turn of Potala Palace (only step 1 and the time
+card's slide) no decline-phase window opens but the one at its start.
 
-It is not offered inside a step (while a cost is paid, a removal is distributed, an effect or a
-decline resolves): such a step is one rule application, and an effect interleaved with it could
-leave it in a state the rules do not describe (for example cards drawn while a Create's cost is
-being paid, or a monument moved while it declines). Why no line is lost by this: every effect a
-chest can carry is a card step (`puzzles/data/CARD_FORMAT.md`) that only adds (cards, knowledge
-removal, lost-knowledge removal, technologies, a free Create/Learn/Archive, straightened Past
-monuments); inside a step nothing is scored, no requirement or condition of a *later* step is
-checked before the next window, and the decline phase (where knowledge turns into lost
-knowledge and the game may end) is preceded by a window. So a use inside a step can be moved to
-the window before that step without losing what it gains, except where the hand limit of 10
-(D4) caps a draw: the window after the step (or the next action choice) then draws in full.
+**No window inside a step.** Between two windows the rules run one step of play as a whole:
+one effect from its first instruction to its last ("discard 2 artifact cards; if you do, draw
+4" is one effect), a cost being paid, a removal being distributed, one monument's decline with
+its conversion, a Learn with its tile's refill (the refill comes with the technology's
+departure, card clarifications "Tech tiles"), the technology phase's roll with its refill, the
+end of a turn. "At any moment" is read as between such steps, as for any card effect, which
+never interrupts another. This reading loses lines a reading "even inside a step" would have,
+and they are not lines of this engine: a chest's Learn of a technology whose requirement holds
+only halfway through an effect (Ptolemy's "at most 1 card in hand" between A7's discard and
+its draw), or of a tile's last card before its departure refills the tile. Where a chest only
+adds (cards, removals of knowledge or lost knowledge) and nothing inside the step reads what
+it adds, a use inside the step reaches what a use at the window before or after it reaches.
 Goal chests' effects are never usable (section 8), and chests are never offered during setup.
 """
 
@@ -56,6 +65,7 @@ from solver.engine.frames import (
     D_CHEST_REVISE,
     D_CHEST_USE,
     D_CHEST_WINDOW,
+    D_FLIP,
     D_ORDER,
     F_DECLINE_NEXT,
     F_STEPS,
@@ -97,25 +107,44 @@ def use_chest(st: GameState, k: int) -> None:
         st.stack.append((F_STEPS, CHEST_BASE + k, steps, 0, 0, False))
 
 
+#: The line-file format that brought the decline-phase windows but the one between two
+#: declines, and the window before the flip (moments 4 and 5 of the module): such a window is
+#: ``(D_CHEST_WINDOW, SINCE_STEPS)``; every other is ``(D_CHEST_WINDOW,)``.
+SINCE_STEPS: Final = 4
+
+
+def window_since(st: GameState) -> int:
+    """The line-file format that brought the lightning window `st` waits at (0: no window with
+    a chest to use is pending): 4 for ``(D_CHEST_WINDOW, SINCE_STEPS)``, 3 for a window between
+    two effects or two declines (`window_between`), 1 for the others (`puzzles.lines` answers
+    ``done`` at a window its line's format does not know)."""
+    stack = st.stack
+    if not stack or stack[-1][0] != D_CHEST_WINDOW or not st.legal:
+        return 0
+    if len(stack[-1]) > 1:
+        return SINCE_STEPS
+    return 3 if window_between(st) else 1
+
+
 def window_options(st: GameState, fr: Frame) -> list[int]:
     """A lightning window: the usable chests, or ``done`` (no chest: the window vanishes)."""
     opts = lightning_options(st)
     return opts + [A.DONE] if opts else []
 
 
-#: The frames a window between two steps sits on (moments 3 and 4 of the module): the order of
-#: the effects still waiting, the next decline of space 1.
-BETWEEN_FRAMES: Final = frozenset({D_ORDER, F_DECLINE_NEXT})
+#: The frames a window between two steps sits on (moments 3-5 of the module): the order of
+#: the effects still waiting, the next decline of space 1, the middle-of-game flip.
+BETWEEN_FRAMES: Final = frozenset({D_ORDER, F_DECLINE_NEXT, D_FLIP})
 
 
 def window_between(st: GameState) -> bool:
     """Whether the pending decision is a lightning window between two effects resolving in the
     player's order or between two declines (the windows `solver.engine.turn.order_choose` and
     `solver.engine.decline.decline_next` open; line files before format 3 do not know them,
-    `puzzles.lines`)."""
+    `puzzles.lines`); the windows of `SINCE_STEPS` are not these."""
     stack = st.stack
     return (len(stack) >= 2 and stack[-1] == (D_CHEST_WINDOW,) and bool(st.legal)
-            and stack[-2][0] in BETWEEN_FRAMES)
+            and stack[-2][0] in (D_ORDER, F_DECLINE_NEXT))
 
 
 def window_choose(st: GameState, fr: Frame, action: int) -> None:

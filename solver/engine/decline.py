@@ -20,7 +20,7 @@ from bisect import insort
 from typing import Final
 
 from solver.engine import actions as A
-from solver.engine.chests import discard_unused_chests
+from solver.engine.chests import SINCE_STEPS, discard_unused_chests
 from solver.engine.conditions import special_in_play
 from solver.engine.frames import (
     D_CHEST_WINDOW,
@@ -40,6 +40,7 @@ from solver.engine.state import TIME, GameState
 
 MIDGAME_PAST: Final = 7
 AFTER_ONE: Final = 1  # `decline_next`: a monument declined before in this phase
+FREED: Final = 2  # `decline_next`: step 1 freed a place in space 1 (the time card left it)
 
 
 def decline_phase(st: GameState, fr: Frame) -> None:
@@ -58,7 +59,9 @@ def decline_phase(st: GameState, fr: Frame) -> None:
     st.converted = 0
     st.stack.append((F_SLIDE,))
     st.stack.append((F_ELONGATED,))
-    st.stack.append((F_DECLINE_NEXT,))
+    # The time card's leaving frees a place in space 1: a lightning window before the first
+    # decline (a chest's Create may put a monument there, to decline now; section 8).
+    st.stack.append((F_DECLINE_NEXT, FREED) if st.time_space == 0 else (F_DECLINE_NEXT,))
 
 
 def end_game(st: GameState) -> None:
@@ -71,16 +74,23 @@ def end_game(st: GameState) -> None:
 
 
 def decline_next(st: GameState, fr: Frame) -> None:
-    """The next monument of space 1 declines (the player orders two, section 4C step 2). A
-    frame ``(F_DECLINE_NEXT, AFTER_ONE)`` follows a decline of this phase: while another
-    monument is still to decline, a lightning window opens first ("at any moment", section 8;
-    `solver.engine.chests`), then this runs again without it."""
+    """The next monument of space 1 declines (the player orders two, section 4C step 2).
+
+    A frame ``(F_DECLINE_NEXT, AFTER_ONE)`` follows each decline of this phase, and
+    ``(F_DECLINE_NEXT, FREED)`` step 1 when the time card left space 1: a lightning window
+    opens first ("at any moment", section 8; `solver.engine.chests`), then this runs again
+    without it. The window between two declines is the one line files of format 3 know; the
+    window before the first (in the place the time card freed) and after the last (before
+    Elongated Skulls and the slide) came with format 4 (`solver.engine.chests.SINCE_STEPS`). A
+    monument a chest creates in space 1 there declines in this phase too, as any monument that
+    enters space 1 during it."""
     mons = st.space_monuments(1)
-    if not mons:
-        return
     if len(fr) > 1 and st.chests_under:
         st.stack.append((F_DECLINE_NEXT,))
-        st.stack.append((D_CHEST_WINDOW,))
+        between = bool(mons) and fr[1] == AFTER_ONE
+        st.stack.append((D_CHEST_WINDOW,) if between else (D_CHEST_WINDOW, SINCE_STEPS))
+        return
+    if not mons:
         return
     if len(mons) == 1:
         st.stack.append((F_DECLINE_NEXT, AFTER_ONE))
@@ -127,6 +137,8 @@ def decline_finish(st: GameState, fr: Frame) -> None:
     if len(st.past) == MIDGAME_PAST and not st.midgame:
         st.midgame = True
         st.stack.append((D_FLIP,))
+        if st.chests_under:  # the monument is in the Past, the flip still to come (section 8)
+            st.stack.append((D_CHEST_WINDOW, SINCE_STEPS))
 
 
 def elongated(st: GameState, fr: Frame) -> None:

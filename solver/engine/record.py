@@ -7,7 +7,7 @@ single option is taken by the engine itself (`solver.engine.flow`), so it never 
 
 A line file is one JSON object::
 
-    {"format": 3,
+    {"format": 4,
      "setup": {...Setup.to_json()...},
      "line": [[...turn 0...], [...turn 1...], ...],
      "score": {"past": 29, "effects": 18, "technologies": 31, "timeline": 1,
@@ -20,8 +20,10 @@ without a trial). ``format`` is the version of this contract (`LINE_FORMAT`); a 
 is format 1, read as before: format 2 names the data files of the setup (a card-set file, a chest
 or trial file) by paths relative to the line file, and gives one die roll per technology phase
 exactly; format 3 adds the lightning windows between two effects resolving in the player's order
-and between two declines (`solver.engine.chests`): a line of format 1 or 2 is read with ``done``
-there. Every later change to the contract bumps it. Reading and checking line files is
+and between two declines (`solver.engine.chests`), format 4 the other lightning windows of the
+decline phase and the one before the middle-of-game flip: a line of an earlier format is read
+with ``done`` at the windows it did not know (`solver.engine.chests.window_since`). Every later
+change to the contract bumps it. Reading and checking line files is
 `puzzles.lines` (`replay`, `load_position`); their claims, `puzzles.claims`.
 
 A replay refuses a line whose card sets changed since it was written (the card indices, and so
@@ -46,7 +48,7 @@ from solver.engine.state import GameState
 
 SCORE_ROWS = ("past", "effects", "technologies", "timeline", "lost_knowledge", "total")
 #: The line-file format this engine writes (module docstring); it reads formats 1 to this.
-LINE_FORMAT = 3
+LINE_FORMAT = 4
 
 
 class LineError(HeritageError, ValueError):
