@@ -20,7 +20,7 @@ from solver.engine.frames import D_KEEP, D_PAY, Frame
 from solver.engine.goals import comparisons, parse_goal
 from solver.engine.newgame import deal_decks, new_game
 from solver.engine.setup import Setup
-from solver.engine.state import GameState
+from solver.engine.state import EMPTY, GameState
 from solver.rng import shuffled
 from tests.builder import book, codes, idx, names_of, play, position
 
@@ -212,6 +212,19 @@ def test_a_tile_left_with_one_card_refills_when_exactly_three_remain(level: int)
     lv = level - 1
     assert sorted(codes(st, st.tiles[0:3])) == sorted([x, y, z])
     assert st.tech_decks[lv] == [] and st.tech_discards[lv] == []
+
+
+def test_a_learn_refills_its_tile_before_the_technologys_own_effect() -> None:
+    """Section 5 and the card clarifications ("Tech tiles": each departure that leaves one card):
+    Latin Alphabet (T27) taken from tile A with one other card there (T1) refills tile A
+    before its immediate effect (bury a Level II technology of the tiles) asks for its pick:
+    the other card is already in the discard pile, tile A holds 3 new cards."""
+    st = position(past=["P1", "P2", "P3", "M3", "M4"],
+                  tiles=["T27", "T1", None, None, None, None, "T43", "T44", None])
+    play(st, "learn")  # T27 the one technology learnable: taken at once
+    assert idx(st, "T27") in st.techs and names_of(st) == ["T43", "T44"]  # the bury's pick
+    assert idx(st, "T1") in st.tech_discards[0]
+    assert EMPTY not in st.tiles[0:3]
 
 
 @pytest.mark.parametrize(("tile", "purpose"), [(0, "tech1-reshuffle"), (2, "tech2-reshuffle")])

@@ -143,6 +143,12 @@ def learn_options(st: GameState, fr: Frame) -> list[int]:
 
 
 def learn_choose(st: GameState, fr: Frame, action: int) -> None:
+    """Take the chosen technology from its tile; if the tile now holds exactly one card, that
+    card is discarded and the tile refilled at once (card clarifications, "Tech tiles": the
+    rule applies to each departure, as after each of Candi Kethek's picks), before the
+    technology's immediate effect and the "each time you LEARN" effects (RULES.md section 5
+    lists the refill after them; a departure those effects make then sees a refilled tile,
+    never a tile left empty by a departure from one card)."""
     _, optional, ignore, count = fr
     if action == A.NO:
         return
