@@ -209,6 +209,19 @@ def test_a_card_created_before_the_decline_may_decline() -> None:
                                                   if w.start.chests_under)
 
 
+def test_a_card_created_within_the_decline_phase_declines_there() -> None:
+    """Space 1 full (M1, C3): Ж cannot put P24 there before the decline phase, but may at the
+    window between the two declines or after the last (`solver.engine.chests`, moment 4),
+    where it declines in the same phase: a start has it in the Past; the bound holds the
+    optimum."""
+    st = _sanxingdui(["P24", "M29", "C2"], ["A3", "A9"], ["M1", "C3"],
+                     {"M1": 1, "C3": 1, "C6": 2}, lost=4)
+    assert not st.has_free_place(1)
+    ws = last_windows(st)
+    assert ws is not None and 0 in _where(st, ws, "P24")
+    assert _check(st)
+
+
 def test_after_the_decline_the_window_stays_open() -> None:
     """At the lightning window of the technology phase (the last decline over) the window is
     asked and opens: Ж may create P24 or C2 into a space of turn 16's Timeline, where it stays
