@@ -51,6 +51,12 @@ only halfway through an effect (Ptolemy's "at most 1 card in hand" between A7's 
 its draw), or of a tile's last card before its departure refills the tile. Where a chest only
 adds (cards, removals of knowledge or lost knowledge) and nothing inside the step reads what
 it adds, a use inside the step reaches what a use at the window before or after it reaches.
+Likewise an action and the first effect it sets off (a Create's placement and its group, D15;
+a technology's departure and its immediate effect) run as one: the window before the action
+and the one after that effect stand for the moment between them, except where the chest
+reads what the action did and that effect reads what the chest changes (О removing knowledge
+from the monument just created before a reaction counts it; Ж creating a card that then
+misses the group), lines this reading leaves out too.
 Goal chests' effects are never usable (section 8), and chests are never offered during setup.
 """
 
