@@ -57,6 +57,7 @@ and the one after that effect stand for the moment between them, except where th
 reads what the action did and that effect reads what the chest changes (О removing knowledge
 from the monument just created before a reaction counts it; Ж creating a card that then
 misses the group), lines this reading leaves out too.
+
 Goal chests' effects are never usable (section 8), and chests are never offered during setup.
 """
 
