@@ -16,7 +16,7 @@ from solver.bounds.windowwork import early_create
 from solver.engine import actions as A
 from solver.engine import flow
 from solver.engine.actions import CHEST_LETTERS
-from solver.engine.chests import SINCE_STEPS, window_between, window_since
+from solver.engine.chests import SINCE_BETWEEN, SINCE_STEPS, window_between, window_since
 from solver.engine.describe import describe_line
 from solver.engine.frames import (
     D_CHEST_WINDOW,
@@ -73,7 +73,7 @@ def test_the_window_opens_between_two_timeline_effects_of_a_real_deal() -> None:
         for text in turn:
             st = replayed.state
             if window_between(st):
-                assert st.stack[-1] == (D_CHEST_WINDOW,) and st.stack[-2][0] == D_ORDER
+                assert st.stack[-1] == (D_CHEST_WINDOW, SINCE_BETWEEN) and st.stack[-2][0] == D_ORDER
                 assert st.legal == [A.code(A.CHEST, CHEST_LETTERS.index("Б")), A.DONE]
                 seen += 1
             replayed.apply_notation(text)
@@ -199,7 +199,7 @@ def test_no_window_between_effects_without_a_chest_under_the_board() -> None:
     flow.settle(st)
     assert st.stack[-1][0] == D_ORDER
     st.apply(st.legal[0])
-    assert not window_between(st) and (D_CHEST_WINDOW,) not in st.stack
+    assert not window_between(st) and all(fr[0] != D_CHEST_WINDOW for fr in st.stack)
 
 
 def test_the_window_bound_takes_a_chest_create_between_two_effects_as_early() -> None:

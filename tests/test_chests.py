@@ -18,7 +18,7 @@ from solver.engine import flow
 from solver.engine.actions import CHEST_LETTERS
 from solver.engine.cards import Clause
 from solver.engine.chestcards import ChestDataError
-from solver.engine.chests import SINCE_STEPS, place_goal, window_since
+from solver.engine.chests import SINCE_BETWEEN, SINCE_STEPS, place_goal, window_since
 from solver.engine.errors import SetupError
 from solver.engine.frames import (
     D_ACTION,
@@ -249,7 +249,7 @@ def test_a_lightning_chest_may_be_used_between_two_timeline_effects() -> None:
     flow.settle(st)
     hand = len(st.hand)
     play(st, "done", "!M29")  # no chest before the phase; Ishibutai Kofun first: 6 -> 5
-    assert st.lost == 5 and st.pending() == (D_CHEST_WINDOW,)
+    assert st.lost == 5 and st.pending() == (D_CHEST_WINDOW, SINCE_BETWEEN)
     assert names_of(st) == ["!chest:В", "done"]  # the window between the two effects
     play(st, "!chest:В")  # 5 -> 2, then Petra resolves: at most 2 lost, one Past monument
     assert st.lost == 2 and len(st.hand) == hand + 1
@@ -297,8 +297,8 @@ def test_a_lightning_chest_may_be_used_after_the_last_decline() -> None:
 
 
 def test_done_after_the_last_decline_ends_the_phase() -> None:
-    """``done`` at the window after the last decline: the slide, the technology phase, the next
-    turn."""
+    """``done`` at the window after the last decline (RULES.md section 8): the slide (section 4C
+    step 3), the technology phase, the next turn."""
     st = position(hand=["C1"], timeline={1: ["C5", "M1"], 3: ["M2"]},
                   tokens={"C5": 1, "M1": 1}, phase="decline")
     with_chests(st, under=("Б",))

@@ -34,9 +34,9 @@ the player between two steps of play. The engine offers each usable lightning ch
    flip (section 6): a chest's Learn there may take a technology of the tile the flip then
    discards.
 
-Line files before format 3 do not know the windows 3 and the between-declines one of 4; those
-before format 4 do not know the rest of 4 and 5 (`SINCE_STEPS`): `puzzles.lines` answers
-``done`` there for them (`window_since`). On a turn of Potala Palace (only step 1 and the time
+Line files before format 3 do not know the windows 3 and the between-declines one of 4
+(`SINCE_BETWEEN`); those before format 4 do not know the rest of 4 and 5 (`SINCE_STEPS`):
+`puzzles.lines` answers ``done`` there for them (`window_since`). On a turn of Potala Palace (only step 1 and the time
 card's slide) no decline-phase window opens but the one at its start.
 
 **No window inside a step.** Between two windows the rules run one step of play as a whole:
@@ -114,23 +114,23 @@ def use_chest(st: GameState, k: int) -> None:
         st.stack.append((F_STEPS, CHEST_BASE + k, steps, 0, 0, False))
 
 
-#: The line-file format that brought the decline-phase windows but the one between two
-#: declines, and the window before the flip (moments 4 and 5 of the module): such a window is
-#: ``(D_CHEST_WINDOW, SINCE_STEPS)``; every other is ``(D_CHEST_WINDOW,)``.
+#: A window frame names the line-file format that brought it (`window_since`): the windows of
+#: moments 1-2 are ``(D_CHEST_WINDOW,)`` (every format), those between two effects or two
+#: declines ``(D_CHEST_WINDOW, SINCE_BETWEEN)``, the other decline-phase ones and the one
+#: before the flip ``(D_CHEST_WINDOW, SINCE_STEPS)``.
+SINCE_BETWEEN: Final = 3
 SINCE_STEPS: Final = 4
 
 
 def window_since(st: GameState) -> int:
     """The line-file format that brought the lightning window `st` waits at (0: no window with
-    a chest to use is pending): 4 for ``(D_CHEST_WINDOW, SINCE_STEPS)``, 3 for a window between
-    two effects or two declines (`window_between`), 1 for the others (`puzzles.lines` answers
-    ``done`` at a window its line's format does not know)."""
+    a chest to use is pending; `puzzles.lines` answers ``done`` at a window its line's format
+    does not know)."""
     stack = st.stack
     if not stack or stack[-1][0] != D_CHEST_WINDOW or not st.legal:
         return 0
-    if len(stack[-1]) > 1:
-        return SINCE_STEPS
-    return 3 if window_between(st) else 1
+    top = stack[-1]
+    return top[1] if len(top) > 1 else 1
 
 
 def window_options(st: GameState, fr: Frame) -> list[int]:
@@ -139,8 +139,8 @@ def window_options(st: GameState, fr: Frame) -> list[int]:
     return opts + [A.DONE] if opts else []
 
 
-#: The frames a window between two steps sits on (moments 3-5 of the module): the order of
-#: the effects still waiting, the next decline of space 1, the middle-of-game flip.
+#: The frames a window within a phase sits on (moments 3-5 of the module): the order of the
+#: effects still waiting, the next decline of space 1, the middle-of-game flip.
 BETWEEN_FRAMES: Final = frozenset({D_ORDER, F_DECLINE_NEXT, D_FLIP})
 
 
@@ -148,10 +148,8 @@ def window_between(st: GameState) -> bool:
     """Whether the pending decision is a lightning window between two effects resolving in the
     player's order or between two declines (the windows `solver.engine.turn.order_choose` and
     `solver.engine.decline.decline_next` open; line files before format 3 do not know them,
-    `puzzles.lines`); the windows of `SINCE_STEPS` are not these."""
-    stack = st.stack
-    return (len(stack) >= 2 and stack[-1] == (D_CHEST_WINDOW,) and bool(st.legal)
-            and stack[-2][0] in (D_ORDER, F_DECLINE_NEXT))
+    `puzzles.lines`)."""
+    return window_since(st) == SINCE_BETWEEN
 
 
 def window_choose(st: GameState, fr: Frame, action: int) -> None:

@@ -20,7 +20,7 @@ from bisect import insort
 from typing import Final
 
 from solver.engine import actions as A
-from solver.engine.chests import SINCE_STEPS, discard_unused_chests
+from solver.engine.chests import SINCE_BETWEEN, SINCE_STEPS, discard_unused_chests
 from solver.engine.conditions import special_in_play
 from solver.engine.frames import (
     D_CHEST_WINDOW,
@@ -88,7 +88,7 @@ def decline_next(st: GameState, fr: Frame) -> None:
     if len(fr) > 1 and st.chests_under:
         st.stack.append((F_DECLINE_NEXT,))
         between = bool(mons) and fr[1] == AFTER_ONE
-        st.stack.append((D_CHEST_WINDOW,) if between else (D_CHEST_WINDOW, SINCE_STEPS))
+        st.stack.append((D_CHEST_WINDOW, SINCE_BETWEEN if between else SINCE_STEPS))
         return
     if not mons:
         return

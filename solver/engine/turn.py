@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from solver.engine import actions as A
 from solver.engine.archive import start_archive
-from solver.engine.chests import lightning_options, start_revision, timeline_items, use_chest
+from solver.engine.chests import (
+    SINCE_BETWEEN,
+    lightning_options,
+    start_revision,
+    timeline_items,
+    use_chest,
+)
 from solver.engine.create import any_creatable, start_create
 from solver.engine.frames import (
     D_ACTION,
@@ -171,7 +177,7 @@ def order_choose(st: GameState, fr: Frame, action: int) -> None:
     if rest:
         st.stack.append((D_ORDER, rest, needs_in_play))
         if st.chests_under:  # a lightning window between two effects (solver.engine.chests)
-            st.stack.append((D_CHEST_WINDOW,))
+            st.stack.append((D_CHEST_WINDOW, SINCE_BETWEEN))
     if c >= CHEST_BASE:  # a chest under the board: use it now or keep it (solver.engine.chests)
         st.stack.append((D_CHEST_USE, c - CHEST_BASE))
         return
