@@ -69,10 +69,8 @@ class HeritageGame:
         return policy.bias(state, action)
 
     def policy_codes(self, state: GameState, legal: Sequence[int]) -> Sequence[Hashable]:
-        """`policy.codes`, written out here: one call less per NRPA decision."""
-        stack = state.stack
-        base = (stack[-1][0] if stack else 0) << policy.CODE_SHIFT
-        return [base | a for a in legal]
+        """`policy.codes` (the codes of a decision, without the prior)."""
+        return policy.codes(state, legal)
 
     def policy_factors(self, state: GameState, legal: Sequence[int]) -> Sequence[float] | None:
         return policy.factors(state, legal, self.plan)
@@ -91,7 +89,7 @@ class HeritageGame:
         if hit is not None:
             return hit
         out = policy.choice(state, legal, self.plan)
-        if policy.reads_only_options(kind, self.plan):
+        if policy.reads_only_options(kind, legal, self.plan):
             if len(self._choices) >= CHOICES_KEPT:
                 self._choices.clear()
             self._choices[key] = out

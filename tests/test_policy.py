@@ -13,7 +13,13 @@ import pytest
 from puzzles.trials import trial_setup
 from solver import solve as solve_module
 from solver.engine import actions as A
-from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN
+from solver.engine.frames import (
+    D_ACTION,
+    D_CHEST_WINDOW,
+    D_CREATE_CARD,
+    D_CREATE_SPACE,
+    D_LEARN,
+)
 from solver.engine.newgame import new_game
 from solver.engine.state import GameState
 from solver.game import HeritageGame
@@ -80,6 +86,50 @@ def test_choice_gives_the_codes_and_the_factors_in_one_call() -> None:
         planned = HeritageGame(plan=plan)
         assert planned.policy_choice(st, legal) == (planned.policy_codes(st, legal),
                                                     planned.policy_factors(st, legal))
+
+
+def test_a_code_names_the_kind_and_the_action_and_a_chest_also_the_turn() -> None:
+    """A code reads back as the pending decision's kind and the action (no two options, nor
+    two kinds, share one: a chest's option at the action choice once shared the code of an
+    action, chest Б that of Learn); a lightning chest's options (at a window, and before an
+    action) also name the turn, so NRPA learns in which turn a chest pays (RULES.md section 8:
+    used once, at any moment; in turn 1 a chest that removes knowledge finds no monument).
+    Their prior odds are ``exp(CHEST_PRIOR)`` against "done" or an action of no prior. Every
+    other code is the same in every turn, and `HeritageGame.policy_choice` remembers no code
+    that names a turn."""
+    game = HeritageGame()
+    chest_codes: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+    others: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+    st = new_game(trial_setup(3, hand="2", seed=0), book())  # chests В, Ж, З
+    stream = Stream(0, "policy-test", 0)
+    chest = math.exp(policy.CHEST_PRIOR)
+    while not st.is_terminal():
+        legal = st.legal_actions()
+        kind = st.stack[-1][0]
+        cs, fs = game.policy_choice(st, legal)
+        assert [(c >> policy.CODE_SHIFT) & 0xFF for c in cs] == [kind] * len(legal)
+        assert [c & ((1 << policy.CODE_SHIFT) - 1) for c in cs] == legal
+        offered = [a >= policy.FIRST_CHEST for a in legal]
+        if any(offered):
+            assert kind in (D_ACTION, D_CHEST_WINDOW) and fs is not None
+            turns = [c >> policy.TURN_SHIFT for c in cs]
+            assert turns == [st.turn if o or kind == D_CHEST_WINDOW else 0 for o in offered]
+            assert [f for f, o in zip(fs, offered, strict=True) if o] == [chest] * sum(offered)
+            if kind == D_CHEST_WINDOW:
+                assert [f for f, o in zip(fs, offered, strict=True) if not o] == [1.0]
+            chest_codes.setdefault((kind, *legal), {})[st.turn] = tuple(cs)
+        else:
+            assert all(c >> policy.TURN_SHIFT == 0 for c in cs)
+            if kind != D_CREATE_SPACE:
+                others.setdefault((kind, *legal), set()).add(tuple(cs))
+        # random play that keeps its chests, so that they are offered turn after turn
+        keep = [a for a, o in zip(legal, offered, strict=True) if not o]
+        st.apply(keep[stream.below(len(keep))])
+    recurring = [turns for turns in chest_codes.values() if len(turns) > 1]
+    assert {k[0] for k in chest_codes if len(chest_codes[k]) > 1} == {D_ACTION, D_CHEST_WINDOW}
+    for turns in recurring:
+        assert len(set(turns.values())) == len(turns)  # each turn its own codes
+    assert others and all(len(seen) == 1 for seen in others.values())
 
 
 def test_a_plan_raises_what_it_names_and_drops_nothing() -> None:

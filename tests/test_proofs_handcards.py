@@ -21,6 +21,7 @@ from solver import game as solver_game
 from solver.bounds.createsleft import CreatesLeft
 from solver.engine.frames import D_ACTION, D_ARCHIVE, D_PAY
 from solver.engine.newgame import new_game
+from solver.engine.setup import Setup
 from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.guidance import policy
@@ -182,10 +183,16 @@ def test_policy_choice_remembers_what_reads_only_the_options() -> None:
     """NRPA's one call per decision (`HeritageGame.policy_choice`) gives `policy.choice`'s
     codes and factors, and at a decision that reads only its options (the action choice with
     no plan: `policy.reads_only_options`) gives the very lists it gave before (remembered: the
-    same objects on the pure build)."""
+    same objects on the pure build); where a lightning chest is offered its codes read the turn,
+    and nothing is remembered."""
     st = new_game(trial_setup(1, hand="1", seed=0), book())
+    assert st.stack[-1][0] == D_ACTION and st.chests_under and len(st.legal) > 1
+    assert not policy.reads_only_options(D_ACTION, st.legal, None)
+    game = HeritageGame()
+    assert game.policy_choice(st, st.legal) is not game.policy_choice(st, st.legal)
+    st = new_game(Setup(hand="1", seed=0), book())  # no trial: no chest
     assert st.stack[-1][0] == D_ACTION and len(st.legal) > 1
-    assert policy.reads_only_options(D_ACTION, None)
+    assert policy.reads_only_options(D_ACTION, st.legal, None)
     game = HeritageGame()
     first = game.policy_choice(st, st.legal)
     assert first == policy.choice(st, st.legal)

@@ -6,6 +6,13 @@ Numbers are log-odds; they live here, in one place. NRPA asks once per decision 
 (`codes`) and the prior factors ``exp(bias)`` of every option (`factors`), precomputed here, so a
 playout calls no ``exp`` and no per-option function.
 
+A code (`code`) names the pending decision's kind and the option, so NRPA learns a weight for
+"Learn at the action choice" apart from "Learn this technology"; a lightning chest's options
+also name the turn, since a chest is used once and *when* decides what it gives. The prior
+leans to keeping a chest (`CHEST_PRIOR` at each chance: a window, an action choice): with even
+odds a playout spent every chest at the first window of turn 1, where a chest that removes
+knowledge or discards lost knowledge finds none (measured, benchmarks/README.md session 43).
+
 A `PlanPrior` adds the relaxation's plan (`solver.bounds.cpsat`: which cards to create, where,
 and which technologies to learn) as one more bonus: plain data (it crosses into the NRPA
 worker processes), a prior like the others, never a pruning.
@@ -19,7 +26,14 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from solver.engine import actions as A
-from solver.engine.frames import D_ACTION, D_CREATE_CARD, D_CREATE_SPACE, D_LEARN, D_REMOVE
+from solver.engine.frames import (
+    D_ACTION,
+    D_CHEST_WINDOW,
+    D_CREATE_CARD,
+    D_CREATE_SPACE,
+    D_LEARN,
+    D_REMOVE,
+)
 from solver.engine.state import GameState
 from solver.frozen import Frozen
 
@@ -28,11 +42,17 @@ ACTION_PRIOR: Final = {A.ACT_CREATE: 1.5, A.ACT_LEARN: 1.0, A.ACT_EXCAVATE: 0.8,
 SPACE_DISTANCE_PENALTY: Final = 0.7  # per space away from the card's starting space (extra discards)
 STOP_REMOVING_PENALTY: Final = 1.0  # "done" before removing every knowledge token it may
 PLAN_BONUS: Final = 2.0  # an option the relaxation's plan names (`PlanPrior`; measured in issue 13)
+CHEST_PRIOR: Final = -3.0  # use a lightning chest now (at a window or before an action)
 
-CODE_SHIFT: Final = 13  # a code is ``kind << CODE_SHIFT | action`` (actions are below 2**13)
+#: a code is ``kind << CODE_SHIFT | action`` (every action is below `A.ACTION_SPACE`) and, for
+#: a lightning chest's option, ``| turn << TURN_SHIFT`` (`code`; decision kinds are below 2**8)
+CODE_SHIFT: Final = (A.ACTION_SPACE - 1).bit_length()
+TURN_SHIFT: Final = CODE_SHIFT + 8
+FIRST_CHEST: Final = A.code(A.CHEST, 0)  # a chest's option is at or above (the last kind)
 ACTION_FACTOR: Final = {a: math.exp(b) for a, b in ACTION_PRIOR.items()}
 SPACE_FACTOR: Final = tuple(math.exp(-SPACE_DISTANCE_PENALTY * d) for d in range(32))
 STOP_REMOVING_FACTOR: Final = math.exp(-STOP_REMOVING_PENALTY)
+CHEST_FACTOR: Final = math.exp(CHEST_PRIOR)
 
 
 @dataclass(frozen=True)
@@ -69,14 +89,26 @@ class PlanPrior(Frozen):
 
 def code(st: GameState, action: int) -> int:
     """A context code for learned policies (NRPA): the action and the kind of pending decision,
-    so a policy can learn *when* an action is good."""
+    so a policy can learn *when* an action is good; a lightning chest's options (each chest,
+    and "done" at a window) also name the turn, so a policy learns in which turn a chest pays
+    and not only whether (RULES.md section 8: a chest is used once, at any moment; removing
+    knowledge in turn 1 finds no monument, in turn 15 it may spare a lost token)."""
     kind: int = st.stack[-1][0] if st.stack else 0
+    if kind == D_CHEST_WINDOW or (kind == D_ACTION and action >= FIRST_CHEST):
+        return (st.turn << TURN_SHIFT) | (kind << CODE_SHIFT) | action
     return (kind << CODE_SHIFT) | action
 
 
 def codes(st: GameState, legal: Sequence[int]) -> list[int]:
     """``[code(st, a) for a in legal]``."""
-    base = (st.stack[-1][0] if st.stack else 0) << CODE_SHIFT
+    stack = st.stack
+    kind: int = stack[-1][0] if stack else 0
+    base = kind << CODE_SHIFT
+    if kind == D_CHEST_WINDOW:
+        base |= st.turn << TURN_SHIFT
+    elif kind == D_ACTION and st.chests_under:  # lightning chests offered before an action
+        turn = st.turn << TURN_SHIFT
+        return [turn | base | a if a >= FIRST_CHEST else base | a for a in legal]
     return [base | a for a in legal]
 
 
@@ -86,6 +118,8 @@ def bias(st: GameState, action: int) -> float:
         return 0.0
     fr = st.stack[-1]
     kind: int = fr[0]
+    if kind in (D_ACTION, D_CHEST_WINDOW) and action >= FIRST_CHEST:
+        return CHEST_PRIOR  # a lightning chest used now (kept: "done", or an action)
     if kind == D_ACTION:
         return ACTION_PRIOR.get(action, 0.0)
     if kind == D_CREATE_SPACE:
@@ -96,12 +130,15 @@ def bias(st: GameState, action: int) -> float:
     return 0.0
 
 
-def reads_only_options(kind: int, plan: PlanPrior | None) -> bool:
-    """Whether `choice` at a decision of `kind` depends on the options alone (and the fixed
-    `plan`), not on the rest of the state nor on the book: everywhere but the action choice
-    with a plan (it reads the hand, the turn and the tiles) and the choice of a Timeline space
-    (it reads the card's starting space)."""
-    if kind == D_CREATE_SPACE:
+def reads_only_options(kind: int, legal: Sequence[int], plan: PlanPrior | None) -> bool:
+    """Whether `choice` at a decision of `kind` with options `legal` depends on them alone (and
+    the fixed `plan`), not on the rest of the state nor on the book: everywhere but the action
+    choice with a plan (it reads the hand, the turn and the tiles), the choice of a Timeline
+    space (it reads the card's starting space), a lightning chest's window and any decision
+    offering a chest (their codes read the turn, `code`)."""
+    if kind in (D_CREATE_SPACE, D_CHEST_WINDOW):
+        return False
+    if kind == D_ACTION and any(a >= FIRST_CHEST for a in legal):
         return False
     return kind != D_ACTION or plan is None or plan.empty
 
@@ -125,11 +162,10 @@ def choice(st: GameState, legal: Sequence[int], plan: PlanPrior | None = None,
         return list(legal), None
     fr = stack[-1]
     kind: int = fr[0]
-    base = kind << CODE_SHIFT
-    cs = [base | a for a in legal]
+    cs = codes(st, legal)
     out: list[float] | None = None
     if kind == D_ACTION:
-        out = [ACTION_FACTOR.get(a, 1.0) for a in legal]
+        out = [ACTION_FACTOR.get(a, CHEST_FACTOR) for a in legal]  # an action, or a chest
         if plan is not None and not plan.empty:
             due = plan.due
             turn = st.turn
@@ -146,6 +182,8 @@ def choice(st: GameState, legal: Sequence[int], plan: PlanPrior | None = None,
     elif kind == D_REMOVE:
         if A.DONE in legal:
             out = [STOP_REMOVING_FACTOR if a == A.DONE else 1.0 for a in legal]
+    elif kind == D_CHEST_WINDOW:
+        out = [CHEST_FACTOR if a >= FIRST_CHEST else 1.0 for a in legal]
     elif plan is not None and kind == D_CREATE_CARD and plan.due:
         due = plan.due
         out = [plan.factor if A.value_of(a) in due and A.kind_of(a) == A.CARD else 1.0
