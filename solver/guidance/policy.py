@@ -10,8 +10,8 @@ A code (`code`) names the pending decision's kind and the option, so NRPA learns
 "Learn at the action choice" apart from "Learn this technology"; a lightning chest's options
 also name the turn, since a chest is used once and *when* decides what it gives. The prior
 leans to keeping a chest (`CHEST_PRIOR` at each chance: a window, an action choice): with even
-odds a playout spent every chest at the first window of turn 1, where a chest that removes
-knowledge or discards lost knowledge finds none (measured, benchmarks/README.md session 43).
+odds at every chance, the 60-s lines used 33 of 40 lightning chests in turn 1, where a chest
+that removes knowledge or discards lost knowledge finds none (benchmarks/README.md, session 43).
 
 A `PlanPrior` adds the relaxation's plan (`solver.bounds.cpsat`: which cards to create, where,
 and which technologies to learn) as one more bonus: plain data (it crosses into the NRPA
