@@ -2,7 +2,8 @@
 ``analyse`` take.
 
 The deal is dealt again as the sweep dealt it (`puzzles.deal.build_setup`) and its stored
-decisions are replayed with `puzzles.lines.load_position`, so the file holds the setup, the line,
+decisions are replayed with `puzzles.lines.load_position` (in this engine's line-file format,
+`LINE_FORMAT`: the sweep's engine wrote them), so the file holds the setup, the line,
 the score and the goals; the sweep's figures are added as ``heritage solve --json`` adds them
 (``status``, ``vp``, ``bound``, ``gap``, ``goals_met``, ``nodes``, ``seconds``; not
 ``time_to_best``, which a sweep does not store) with ``sweep`` (budget, bound, version, data,
@@ -20,7 +21,7 @@ from benchmarks.sweep.store import SweepStore
 from benchmarks.sweep.tasks import worker_identity
 from puzzles.deal import build_setup, load_cards
 from puzzles.lines import load_position
-from solver.engine.record import LineError
+from solver.engine.record import LINE_FORMAT, LineError
 
 #: Which stored row of a deal is exported when several budgets or bounds hold it.
 _PREFERENCE = {"won": 0, "unwinnable": 1, "unknown": 2}
@@ -60,7 +61,10 @@ def line_file(row: dict[str, Any]) -> dict[str, Any]:
     setup = build_setup(book, card_sets, hand=row["hand"], seed=int(row["seed"]),
                         die_seed=int(row["die_seed"]), trial=int(row["trial"]))
     try:
-        record = load_position({"setup": setup.to_json(), "line": json.loads(row["line"])})
+        # the stored line is this engine's (`pick_row`), so of its line-file format: without
+        # the field a line is read as format 1, its later lightning windows answered "done"
+        record = load_position({"format": LINE_FORMAT, "setup": setup.to_json(),
+                                "line": json.loads(row["line"])})
     except (LineError, json.JSONDecodeError) as exc:
         raise SweepError(f"--db: the stored line of trial {row['trial']} hand {row['hand']} "
                          f"seed {row['seed']} does not replay: {exc}") from None
