@@ -106,14 +106,15 @@ def test_a_code_names_the_kind_and_the_action_and_a_chest_also_the_turn() -> Non
     while not st.is_terminal():
         legal = st.legal_actions()
         kind = st.stack[-1][0]
-        cs, fs = game.policy_choice(st, legal)
+        cs, fs = policy.choice(st, legal)
+        assert game.policy_choice(st, legal) == (cs, fs)
         assert [(c >> policy.CODE_SHIFT) & 0xFF for c in cs] == [kind] * len(legal)
         assert [c & ((1 << policy.CODE_SHIFT) - 1) for c in cs] == legal
         offered = [a >= policy.FIRST_CHEST for a in legal]
         if any(offered):
             assert kind in (D_ACTION, D_CHEST_WINDOW) and fs is not None
-            turns = [c >> policy.TURN_SHIFT for c in cs]
-            assert turns == [st.turn if o or kind == D_CHEST_WINDOW else 0 for o in offered]
+            named = [c >> policy.TURN_SHIFT for c in cs]
+            assert named == [st.turn if o or kind == D_CHEST_WINDOW else 0 for o in offered]
             assert [f for f, o in zip(fs, offered, strict=True) if o] == [chest] * sum(offered)
             if kind == D_CHEST_WINDOW:
                 assert [f for f, o in zip(fs, offered, strict=True) if not o] == [1.0]
