@@ -48,7 +48,7 @@ CHEST_PRIOR: Final = -3.0  # use a lightning chest now (at a window or before an
 #: a lightning chest's option, ``| turn << TURN_SHIFT`` (`code`; decision kinds are below 2**8)
 CODE_SHIFT: Final = (A.ACTION_SPACE - 1).bit_length()
 TURN_SHIFT: Final = CODE_SHIFT + 8
-FIRST_CHEST: Final = A.code(A.CHEST, 0)  # a chest's option is at or above (the last kind)
+FIRST_CHEST: Final = A.code(A.CHEST, 0)  # chest options are at or above (chests: the last kind)
 ACTION_FACTOR: Final = {a: math.exp(b) for a, b in ACTION_PRIOR.items()}
 SPACE_FACTOR: Final = tuple(math.exp(-SPACE_DISTANCE_PENALTY * d) for d in range(32))
 STOP_REMOVING_FACTOR: Final = math.exp(-STOP_REMOVING_PENALTY)
