@@ -73,7 +73,8 @@ def test_the_window_opens_between_two_timeline_effects_of_a_real_deal() -> None:
         for text in turn:
             st = replayed.state
             if window_between(st):
-                assert st.stack[-1] == (D_CHEST_WINDOW, SINCE_BETWEEN) and st.stack[-2][0] == D_ORDER
+                assert st.stack[-1] == (D_CHEST_WINDOW, SINCE_BETWEEN)
+                assert st.stack[-2][0] == D_ORDER
                 assert st.legal == [A.code(A.CHEST, CHEST_LETTERS.index("Б")), A.DONE]
                 seen += 1
             replayed.apply_notation(text)

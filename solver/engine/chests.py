@@ -36,8 +36,8 @@ the player between two steps of play. The engine offers each usable lightning ch
 
 Line files before format 3 do not know the windows 3 and the between-declines one of 4
 (`SINCE_BETWEEN`); those before format 4 do not know the rest of 4 and 5 (`SINCE_STEPS`):
-`puzzles.lines` answers ``done`` there for them (`window_since`). On a turn of Potala Palace (only step 1 and the time
-card's slide) no decline-phase window opens but the one at its start.
+`puzzles.lines` answers ``done`` there for them (`window_since`). On a turn of Potala Palace
+(only step 1 and the time card's slide) no decline-phase window opens but the one at its start.
 
 **No window inside a step.** Between two windows the rules run one step of play as a whole:
 one effect from its first instruction to its last ("discard 2 artifact cards; if you do, draw

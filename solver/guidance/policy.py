@@ -93,14 +93,12 @@ def code(st: GameState, action: int) -> int:
     and "done" at a window) also name the turn, so a policy learns in which turn a chest pays
     and not only whether (RULES.md section 8: a chest is used once, at any moment; removing
     knowledge in turn 1 finds no monument, in turn 15 it may spare a lost token)."""
-    kind: int = st.stack[-1][0] if st.stack else 0
-    if kind == D_CHEST_WINDOW or (kind == D_ACTION and action >= FIRST_CHEST):
-        return (st.turn << TURN_SHIFT) | (kind << CODE_SHIFT) | action
-    return (kind << CODE_SHIFT) | action
+    return codes(st, (action,))[0]
 
 
 def codes(st: GameState, legal: Sequence[int]) -> list[int]:
-    """``[code(st, a) for a in legal]``."""
+    """``[code(st, a) for a in legal]`` in one pass (NRPA asks per decision; the rule is
+    written here once)."""
     stack = st.stack
     kind: int = stack[-1][0] if stack else 0
     base = kind << CODE_SHIFT
