@@ -58,7 +58,7 @@ from solver.engine.actions import (
     code,
 )
 from solver.engine.frames import D_CHEST_GOALS
-from solver.engine.record import GameRecord
+from solver.engine.record import LINE_FORMAT, GameRecord
 
 campaign_app = typer.Typer(
     name="campaign",
@@ -150,11 +150,12 @@ def next_command(
     setup = C.next_setup(c, seed=seed, die_seed=die_seed, card_sets=card_sets,
                          campaign_file=str(path))
     C.save(c, path)
-    position: dict[str, Any] = {"setup": setup.to_json(), "line": [[]], "score": None, "goals": []}
-    text = json.dumps(position, indent=1, ensure_ascii=False) + "\n"
-    write_out(out_file, text, "position")
+    # a position file of this engine's line format, its data files named relative to it
+    position: dict[str, Any] = {"format": LINE_FORMAT, "setup": setup.to_json(), "line": [[]],
+                                "score": None, "goals": []}
+    write_out(out_file, line_text(position, out_file), "position")
     if json_output:
-        typer.echo(text, nl=False)
+        typer.echo(line_text(position, None), nl=False)
         return
     out = Output()
     rank = C.rank_for(c.last_vp)

@@ -10,13 +10,12 @@ output of ``--out`` as a position).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from cli.common import Output, deal_setup, domain_errors, write_out
+from cli.common import Output, deal_setup, domain_errors, line_text, write_out
 from cli.lineview import print_deal, print_header
 from cli.options import (
     CardsOption,
@@ -36,6 +35,7 @@ from cli.options import (
     TrialsOption,
 )
 from puzzles.table import deal_of
+from solver.engine.record import LINE_FORMAT
 
 
 @domain_errors
@@ -64,12 +64,12 @@ def deal_command(
         hand=hand, seed=seed, die_seed=die_seed, deck=deck, dice=dice, time_space=time_space,
         trial=trial, cards=cards, chests=chests, trials=trials, tech_deck_1=tech_deck_1,
         tech_deck_2=tech_deck_2, no_base=no_base))
-    data: dict[str, Any] = {"setup": setup.to_json(), "line": [[]], "score": None,
-            "deal": deal_of(setup, book).to_json()}
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-    write_out(out_file, text, "deal")
+    # a position file of this engine's line format, its data files named relative to it
+    data: dict[str, Any] = {"format": LINE_FORMAT, "setup": setup.to_json(), "line": [[]],
+                            "score": None, "deal": deal_of(setup, book).to_json()}
+    write_out(out_file, line_text(data, out_file), "deal")
     if json_output:
-        typer.echo(text, nl=False)
+        typer.echo(line_text(data, None), nl=False)
         return
     out = Output()
     print_header(out, setup, book)

@@ -11,6 +11,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from cli.app import app
+from solver.engine.record import LINE_FORMAT
 
 RUNNER = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
 
@@ -32,6 +33,7 @@ def test_campaign_next_out_is_a_position_solve_from_accepts(tmp_path: Path) -> N
     _, revealed = campaign(tmp_path)
     position = json.loads((tmp_path / "g1.json").read_text(encoding="utf-8"))
     assert position["line"] == [[]] and position["setup"]["chests"]["revealed"] == revealed
+    assert position["format"] == LINE_FORMAT  # read as this engine's line format
     result = run("solve", "--from", str(tmp_path / "g1.json"), "--node-limit", "1500", "--json")
     assert result.exit_code in (0, 3), result.output
     data = json.loads(result.stdout)

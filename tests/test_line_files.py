@@ -99,6 +99,33 @@ def test_a_line_file_and_its_card_set_move_together(
     assert result.exit_code == 0, result.output
 
 
+def test_a_deal_position_and_its_card_set_move_together(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``deal --cards my-set.json --out out/deal.json`` writes a position of this engine's line
+    format naming the set relative to it (``../my-set.json``, as a line file does), so ``solve
+    --from`` reads it from another working directory after both files moved together; stdout's
+    ``--json`` names the set from the working directory."""
+    work = tmp_path / "work"
+    (work / "out").mkdir(parents=True)
+    shutil.copy(DATA / "example-user-set.json", work / "my-set.json")
+    monkeypatch.chdir(work)
+    result = run("deal", "--cards", "base", "--cards", "my-set.json", "--seed", "4", "--json",
+                 "--out", "out/deal.json")
+    assert result.exit_code == 0, result.output
+    data = json.loads((work / "out" / "deal.json").read_text(encoding="utf-8"))
+    assert data["format"] == LINE_FORMAT
+    assert [s["name"] for s in data["setup"]["card_sets"]] == ["base", "../my-set.json"]
+    printed = json.loads(result.stdout)
+    assert [s["name"] for s in printed["setup"]["card_sets"]] == ["base", "my-set.json"]
+    assert printed["deal"] == data["deal"]
+    moved = tmp_path / "elsewhere"
+    shutil.copytree(work, moved)
+    monkeypatch.chdir(tmp_path)
+    result = run("solve", "--from", str(moved / "out" / "deal.json"), "--node-limit", "50",
+                 "--json")
+    assert result.exit_code == 0, result.output
+
+
 def test_a_card_set_named_by_an_absolute_path_keeps_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--cards /abs/my-set.json``: the line file names the set as given, on stdout and in
