@@ -11,6 +11,7 @@ search promises the same answers on any `PuzzleState` (RULES.md is the game's, n
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Self
 
@@ -146,35 +147,55 @@ def test_a_table_capacity_of_0_keeps_nothing() -> None:
 
 
 class Clock:
-    """A stand-in for `time`: `monotonic()` reads `start` on its first call, `later` after."""
+    """A stand-in for `time`: `monotonic()` reads `start`, then one second more at each call."""
 
-    def __init__(self, start: float, later: float) -> None:
-        self.times = [start]
-        self.later = later
+    def __init__(self, start: float) -> None:
+        self.now = start - 1.0
 
     def monotonic(self) -> float:
-        return self.times.pop() if self.times else self.later
+        self.now += 1.0
+        return self.now
 
 
 @pytest.mark.skipif(not (exhaustive.__file__ or "").endswith(".py"),
                     reason="the compiled search reads the clock through its own reference")
-def test_the_time_limit_stops_at_the_first_look_once_it_has_passed(monkeypatch: Any) -> None:
-    """`SearchConfig.max_seconds`: the clock is read every `POLL_NODES` nodes, against the
-    search's start; the search stops once the seconds spent reach the limit (not before)."""
-    monkeypatch.setattr(exhaustive, "time", Clock(100.0, 105.0))
+def test_the_time_limit_stops_at_the_first_node_once_it_has_passed(monkeypatch: Any) -> None:
+    """`SearchConfig.max_seconds`: the clock is read at every node, against the search's
+    start; the search stops at the first node where the seconds spent reach the limit (not
+    before). Here each read is one second later: node k reads k seconds."""
+    monkeypatch.setattr(exhaustive, "time", Clock(100.0))
     cut = run(wide(100), config=SearchConfig(max_seconds=5.0))
-    assert (cut.status, cut.nodes, cut.value) == (Status.FEASIBLE, exhaustive.POLL_NODES, 1.0)
-    monkeypatch.setattr(exhaustive, "time", Clock(100.0, 105.0))
-    whole = run(wide(100), config=SearchConfig(max_seconds=5.5))
+    assert (cut.status, cut.nodes, cut.value) == (Status.FEASIBLE, 5, 1.0)
+    monkeypatch.setattr(exhaustive, "time", Clock(100.0))
+    whole = run(wide(100), config=SearchConfig(max_seconds=101.5))
     assert (whole.status, whole.nodes) == (Status.OPTIMAL, 101)
 
 
+class SlowGame(TreeGame):
+    """A bound that takes `seconds` a call (the window bound takes up to 0.6 s on some
+    turn-15 positions, pure build)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+
+    def upper_bound(self, state: Tree) -> float:
+        time.sleep(self.seconds)
+        return super().upper_bound(state)
+
+
 def test_a_time_limit_is_kept_and_a_generous_one_changes_nothing() -> None:
-    """The same promise on the real clock (both builds): a limit already spent at the first
-    look (`POLL_NODES` nodes) stops the search there, without a proof; an hour's limit lets a
-    300-node tree be searched through and proved."""
+    """The same promise on the real clock (both builds): a limit already spent stops the search
+    at its first node, without a line; with slow nodes (a bound of 20 ms) a limit of 0.1 s
+    stops it within a few nodes, not after `POLL_NODES` of them (64 such nodes between two
+    looks at the clock ran a 60 s solve to 65.8 s); an hour's limit lets a 300-node tree be
+    searched through and proved."""
     cut = run(wide(300), config=SearchConfig(max_seconds=1e-9))
-    assert (cut.status, cut.nodes) == (Status.FEASIBLE, exhaustive.POLL_NODES)
+    assert (cut.status, cut.nodes) == (Status.UNKNOWN, 1)
+    inner = {"r": [f"c{i}" for i in range(100)]} | {f"c{i}": [f"l{i}"] for i in range(100)}
+    slow = run(Tree(inner, {f"l{i}": 1.0 for i in range(100)}), SlowGame(0.02),
+               SearchConfig(max_seconds=0.1))  # a bound at r and each c: 20 ms each
+    assert slow.status == Status.FEASIBLE and slow.nodes < exhaustive.POLL_NODES // 4
     whole = run(wide(300), config=SearchConfig(max_seconds=3600.0))
     assert (whole.status, whole.nodes, whole.value) == (Status.OPTIMAL, 301, 1.0)
 

@@ -50,9 +50,10 @@ S = TypeVar("S", bound=PuzzleState)
 MoveOrder: TypeAlias = Callable[[S, Sequence[int]], Sequence[int]]
 
 NEG_INF: Final = -math.inf
-#: Nodes between two looks at the clock, the stop request and the other workers' best: few
-#: enough that a slow stretch (a bound that sees through the last decline takes up to a tenth
-#: of a second a node) keeps the time limit, many enough that the looks cost nothing.
+#: Nodes between two looks at the other workers' best (`SearchConfig.shared_best`). The clock
+#: and the stop request are looked at every node: a bound that sees through the last decline
+#: (`solver.bounds.window`) takes up to 0.6 s a node on some turn-15 positions (pure), and 64 such
+#: nodes between two looks ran a 60 s search to 65.8 s (t1-h3 from turn 15, session 44).
 POLL_NODES: Final = 64
 POLL_MASK: Final = POLL_NODES - 1
 
@@ -68,9 +69,9 @@ class SearchConfig(Frozen):
     :param tt_memory_mb: most memory the table may hold, in MiB, as the table estimates it
         (``None``: no limit). A full table forgets its oldest entries (`solver.search.tt`): a
         limit costs transpositions, never the optimum.
-    :param max_seconds: stop after this much wall-clock time (not deterministic; checked every
-        `POLL_NODES` nodes).
-    :param should_stop: polled every `POLL_NODES` nodes; True stops the search (e.g. Ctrl-C).
+    :param max_seconds: stop after this much wall-clock time (not deterministic; checked at
+        every node).
+    :param should_stop: polled at every node; True stops the search (e.g. Ctrl-C).
     :param shared_best: polled every `POLL_NODES` nodes: a value some line elsewhere is known to
         reach (another process of `solver.search.parallel`); the search then prunes against it
         as against its incumbent (a subtree whose bound does not exceed a known value cannot
@@ -139,17 +140,24 @@ class _Search(Generic[S]):
         self.nodes = 0
         self.tt_hits = 0
         self.start = time.monotonic()
+        self.deadline = (None if config.max_seconds is None
+                         else self.start + config.max_seconds)
+        self.stop = config.should_stop
 
-    def _out_of_time(self) -> bool:
-        cfg = self.config
-        if cfg.shared_best is not None:
-            shared = cfg.shared_best()
+    def _stopped(self) -> bool:
+        """Whether the time is up or a stop was asked (looked at every node)."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return True
+        return self.stop is not None and self.stop()
+
+    def _hear_shared_best(self) -> None:
+        """Prune against the best value another worker reached (every `POLL_NODES` nodes)."""
+        shared_best = self.config.shared_best
+        if shared_best is not None:
+            shared = shared_best()
             if shared > self.best_value:  # another worker's line: the bound hears of it too
                 self.best_value = shared
                 self.improved(shared)
-        if cfg.max_seconds is not None and time.monotonic() - self.start >= cfg.max_seconds:
-            return True
-        return cfg.should_stop is not None and cfg.should_stop()
 
     def _improve(self, value: float, tail: Sequence[int]) -> None:
         """Make the solution `path + tail` of `value` the incumbent if it is strictly better."""
@@ -168,7 +176,9 @@ class _Search(Generic[S]):
         if limit is not None and self.nodes >= limit:
             raise _NodeLimitReachedError
         self.nodes += 1
-        if not self.nodes & POLL_MASK and self._out_of_time():
+        if not self.nodes & POLL_MASK:
+            self._hear_shared_best()
+        if self._stopped():
             raise _NodeLimitReachedError
 
         # Step 2. A terminal is a solution when it is feasible.
