@@ -16,11 +16,19 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from cli.common import Output, check_out, domain_errors, fail, line_text, write_out
+from cli.common import (
+    Output,
+    check_out,
+    domain_errors,
+    fail,
+    line_text,
+    new_position,
+    write_out,
+)
 from cli.lineview import print_goals, print_score
 from cli.options import (
     SEED_MAX,
@@ -58,7 +66,7 @@ from solver.engine.actions import (
     code,
 )
 from solver.engine.frames import D_CHEST_GOALS
-from solver.engine.record import LINE_FORMAT, GameRecord
+from solver.engine.record import GameRecord
 
 campaign_app = typer.Typer(
     name="campaign",
@@ -150,9 +158,7 @@ def next_command(
     setup = C.next_setup(c, seed=seed, die_seed=die_seed, card_sets=card_sets,
                          campaign_file=str(path))
     C.save(c, path)
-    # a position file of this engine's line format, its data files named relative to it
-    position: dict[str, Any] = {"format": LINE_FORMAT, "setup": setup.to_json(), "line": [[]],
-                                "score": None, "goals": []}
+    position = new_position(setup, goals=[])
     write_out(out_file, line_text(position, out_file), "position")
     if json_output:
         typer.echo(line_text(position, None), nl=False)

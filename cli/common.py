@@ -26,7 +26,7 @@ from puzzles.deal import build_setup, left_out_note, load_cards
 from puzzles.lines import relocate
 from solver.engine.cards import CardBook
 from solver.engine.errors import HeritageError
-from solver.engine.record import dumps
+from solver.engine.record import LINE_FORMAT, dumps
 from solver.engine.setup import Setup
 from solver.search.status import EXIT_USAGE_ERROR
 
@@ -78,6 +78,15 @@ def line_text(data: dict[str, Any], dest: Path | None) -> str:
     """A line file's text as written to `dest` (None: stdout): its data files named relative
     to the file (`puzzles.lines.relocate`), so the file and its data travel together."""
     return dumps(relocate(data, dest))
+
+
+def new_position(setup: Setup, **extra: Any) -> dict[str, Any]:
+    """A position file's object for `setup` before any decision (``solve --from`` and ``play
+    --interactive --from`` take it): a line file of this engine's format (`LINE_FORMAT`), so
+    `line_text` names its data files relative to it; `extra` adds fields (``deal``,
+    ``goals``)."""
+    return {"format": LINE_FORMAT, "setup": setup.to_json(), "line": [[]], "score": None,
+            **extra}
 
 
 def note(message: str) -> None:

@@ -11,11 +11,11 @@ output of ``--out`` as a position).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from cli.common import Output, deal_setup, domain_errors, line_text, write_out
+from cli.common import Output, deal_setup, domain_errors, line_text, new_position, write_out
 from cli.lineview import print_deal, print_header
 from cli.options import (
     CardsOption,
@@ -35,7 +35,6 @@ from cli.options import (
     TrialsOption,
 )
 from puzzles.table import deal_of
-from solver.engine.record import LINE_FORMAT
 
 
 @domain_errors
@@ -64,9 +63,7 @@ def deal_command(
         hand=hand, seed=seed, die_seed=die_seed, deck=deck, dice=dice, time_space=time_space,
         trial=trial, cards=cards, chests=chests, trials=trials, tech_deck_1=tech_deck_1,
         tech_deck_2=tech_deck_2, no_base=no_base))
-    # a position file of this engine's line format, its data files named relative to it
-    data: dict[str, Any] = {"format": LINE_FORMAT, "setup": setup.to_json(), "line": [[]],
-                            "score": None, "deal": deal_of(setup, book).to_json()}
+    data = new_position(setup, deal=deal_of(setup, book).to_json())
     write_out(out_file, line_text(data, out_file), "deal")
     if json_output:
         typer.echo(line_text(data, None), nl=False)

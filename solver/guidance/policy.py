@@ -39,7 +39,8 @@ from solver.frozen import Frozen
 
 ACTION_PRIOR: Final = {A.ACT_CREATE: 1.5, A.ACT_LEARN: 1.0, A.ACT_EXCAVATE: 0.8, A.ACT_ARCHIVE: 0.0,
                 A.ACT_SEARCH: -0.5}
-SPACE_DISTANCE_PENALTY: Final = 0.7  # per space away from the card's starting space (extra discards)
+#: per space away from the card's starting space (extra discards)
+SPACE_DISTANCE_PENALTY: Final = 0.7
 STOP_REMOVING_PENALTY: Final = 1.0  # "done" before removing every knowledge token it may
 PLAN_BONUS: Final = 2.0  # an option the relaxation's plan names (`PlanPrior`; measured in issue 13)
 CHEST_PRIOR: Final = -3.0  # use a lightning chest now (at a window or before an action)
@@ -141,7 +142,8 @@ def reads_only_options(kind: int, legal: Sequence[int], plan: PlanPrior | None) 
     return kind != D_ACTION or plan is None or plan.empty
 
 
-def factors(st: GameState, legal: Sequence[int], plan: PlanPrior | None = None) -> list[float] | None:
+def factors(st: GameState, legal: Sequence[int], plan: PlanPrior | None = None,
+            ) -> list[float] | None:
     """``exp`` of the prior log-odds of each option of `legal` (`bias`, plus `PlanPrior.bonus`
     on what `plan` names), or None when they are all 0: the factors of `choice`."""
     return choice(st, legal, plan)[1]
@@ -163,14 +165,16 @@ def choice(st: GameState, legal: Sequence[int], plan: PlanPrior | None = None,
     cs = codes(st, legal)
     out: list[float] | None = None
     if kind == D_ACTION:
-        out = [ACTION_FACTOR.get(a, CHEST_FACTOR) for a in legal]  # an action, or a chest
+        out = [CHEST_FACTOR if a >= FIRST_CHEST else ACTION_FACTOR.get(a, 1.0) for a in legal]
         if plan is not None and not plan.empty:
             due = plan.due
             turn = st.turn
             if any(due.get(c, turn + 1) <= turn for c in st.hand):
-                out = [f * plan.factor if a == A.ACT_CREATE else f for f, a in zip(out, legal, strict=True)]
+                out = [f * plan.factor if a == A.ACT_CREATE else f
+                       for f, a in zip(out, legal, strict=True)]
             if plan.techs and any(t in plan.techs for t in st.available_techs()):
-                out = [f * plan.factor if a == A.ACT_LEARN else f for f, a in zip(out, legal, strict=True)]
+                out = [f * plan.factor if a == A.ACT_LEARN else f
+                       for f, a in zip(out, legal, strict=True)]
     elif kind == D_CREATE_SPACE:
         start = st.book.cards[fr[1]].starting_space
         out = [SPACE_FACTOR[abs(A.value_of(a) - start)] for a in legal]
