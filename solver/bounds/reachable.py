@@ -348,11 +348,7 @@ def in_flight(st: GameState, memo: ReachMemo, lost_max: int = UNBOUNDED) -> tupl
 
 def _top(values: list[int], n: int) -> int:
     """The sum of the `n` largest of `values`."""
-    if n <= 0 or not values:
-        return 0
-    if n >= len(values):
-        return sum(values)
-    return sum(sorted(values, reverse=True)[:n])
+    return 0 if n <= 0 else sum(values) if n >= len(values) else sum(sorted(values)[-n:])
 
 
 #: Poulnabrone Dolmen's doubling of the Creates of monuments (`_split`).
@@ -518,6 +514,18 @@ def split_choices(actions: int) -> list[tuple[int, int, int]]:
     return [(c, k, actions - c - k) for c in range(actions + 1) for k in range(actions + 1 - c)]
 
 
+def _gains_of(a: Activator, created: bool, mon: int, art: int,
+              times: tuple[int, int, int]) -> Gains:
+    """`_split`'s gains of `a` with ``times`` = (Timeline phases, declines, Excavates); not a
+    closure there: that would be a reference cycle a call (`solver.search.collector`)."""
+    g = _add(_add(a.immediate if created else NONE, a.timeline, times[0]), a.decline, times[1])
+    if a.on_create != NONE:
+        g = _add(g, a.on_create, art if a.on_create_kind == ARTIFACT else mon + art)
+    if a.on_excavate != NONE:
+        g = _add(g, a.on_excavate, times[2])
+    return g
+
+
 def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Activator],
            out_tech: list[Activator], creating: int, learning: int, excavations: int,
            phases: int, flight: Gains, declines: int, doubled: int,
@@ -551,25 +559,17 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
             return alone
         doubled = DOUBLED
 
-    def gains_of(a: Activator, created: bool, mon: int, art: int) -> Gains:
-        g = _add(_add(a.immediate if created else NONE, a.timeline, phases), a.decline, declines)
-        if a.on_create != NONE:
-            events = art if a.on_create_kind == ARTIFACT else mon + art
-            g = _add(g, a.on_create, events)
-        if a.on_excavate != NONE:
-            g = _add(g, a.on_excavate, excavations)
-        return g
-
+    times = (phases, declines, excavations)
     def totals(mon: int, art: int, learns: int) -> tuple[int, int, int, int, int]:
         """The `Gains` with these counts, then the technologies' part of the lost removed."""
         total = flight
         for a in in_play:
-            total = _add(total, gains_of(a, False, mon, art))
+            total = _add(total, _gains_of(a, False, mon, art, times))
         for a in chosen:
-            total = _add(total, gains_of(a, True, mon, art))
-        mons = [gains_of(a, True, mon, art) for a in out_mon]
-        arts = [gains_of(a, True, mon, art) for a in out_art]
-        tech = [gains_of(a, True, mon, art) for a in out_tech]
+            total = _add(total, _gains_of(a, True, mon, art, times))
+        mons = [_gains_of(a, True, mon, art, times) for a in out_mon]
+        arts = [_gains_of(a, True, mon, art, times) for a in out_art]
+        tech = [_gains_of(a, True, mon, art, times) for a in out_tech]
         open_mon = max(0, mon - known[0])
         open_art = max(0, art - known[1])
         out = [0, 0, 0, 0]

@@ -214,7 +214,6 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         return st.score().total
     if facts is None:
         facts = pool_facts(st)
-    cards = st.book.cards
     vp = facts.vp
     past_vp = sum(vp[c] for c in st.past)
     techs_vp = sum(vp[t] for t in st.techs)
@@ -245,107 +244,14 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
             later = set(techs_open) if later is None else later & techs_open
             r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present,
                       techs_open=techs_open)
-    known_techs = set(st.techs)
+    known_techs = frozenset(st.techs)
     tech_vps = [v for v, c in facts.techs_by_vp
                 if c not in known_techs and (later is None or c in later)]
-    # each split's candidates by the kinds of card it creates (`splitplay.entering`)
-    # and by the technologies its lines may learn (`splitplay.learn_cases`, None: any)
-    by_kinds: dict[tuple[tuple[bool, bool], frozenset[int] | None],
-                   tuple[set[int] | None, list[int]]] = {(ALL_KINDS, None): (later, tech_vps)}
-    restrict = phases == 0 and present is not None
-
-    def learnable(kinds: tuple[bool, bool], only: frozenset[int] | None = None
-                  ) -> tuple[set[int] | None, list[int]]:
-        if (kinds, only) not in by_kinds:
-            own: set[int] | None
-            if only is not None:
-                wider = learnable(kinds)[0]
-                own = set(only) if wider is None else wider & only
-            else:
-                assert present is not None
-                own = _learnable_later(st, facts, entering(st, present, kinds), memo, floor)
-                if techs_open is not None:
-                    own = set(techs_open) if own is None else own & techs_open
-            by_kinds[kinds, only] = (own, [v for v, c in facts.techs_by_vp
-                                           if c not in known_techs and (own is None or c in own)])
-        return by_kinds[kinds, only]
-    in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
-    fixed = past_vp + techs_vp
-
-    # `few_learns` by Learns left, without and with the technologies' removals (no split
-    # reads more)
-    joint_techs: dict[tuple[int, bool, tuple[bool, bool], frozenset[int] | None],
-                      int | None] = {}
-
-    def joint(few: int, removing: bool, kinds: tuple[bool, bool],
-              only: frozenset[int] | None) -> int | None:
-        if (few, removing, kinds, only) not in joint_techs:
-            removals = tech_removals(st, facts.activators) if removing else None
-            joint_techs[few, removing, kinds, only] = (
-                None if removing and removals is None else
-                few_learns(st, facts.tech_readers, facts.techs_by_vp, few,
-                           learnable(kinds, only)[0], removals, memo))
-        return joint_techs[few, removing, kinds, only]
-
-    def rest(learns_left: int, creates: int, lost_removed: int, tech_lost: int = 0,
-             kinds: tuple[bool, bool] = ALL_KINDS, only: frozenset[int] | None = None) -> int:
-        """The rows that depend on the Learns, Creates and removals still reachable (of
-        which `tech_lost` by the technologies' own effects), on lines that create monuments,
-        artifacts as `kinds` allows."""
-        tech_vps = learnable(kinds, only)[1]
-        tech_future = sum(tech_vps[:learns_left])
-        # End-game effects at their most optimistic: each card's rule at its best over the
-        # range its counter can still reach (`CounterRanges`).
-        lost_lo = 0 if lost_removed >= UNBOUNDED else max(0, st.lost - lost_removed)
-        ranges = CounterRanges(st, declines, min(learns_left, len(tech_vps)), creates, lost_lo,
-                               st.lost if phases == 0 else st.lost + LOST_CAP)
-        effect_bound = 0
-        tech_part = 0  # of it, the rules that read technology counters
-        for c in st.past:
-            if c in facts.endgame:
-                worth = effect_max(cards[c], ranges)
-                effect_bound += worth
-                if c in facts.tech_readers:
-                    tech_part += worth
-        few = min(learns_left, len(tech_vps))
-        others = effect_bound - tech_part  # the end-game rules that read no technology count
-        if declines == 0 and 1 <= few <= FEW_LEARNS and tech_part:
-            both = joint(few, False, kinds, only)
-            if both is not None and both < tech_future + tech_part:
-                tech_future, effect_bound = 0, others + both
-        declined = _declined_max(near, declines, facts, cards, ranges, future, late)
-        timeline = min(TIMELINE_PLACES, in_timeline + creates)
-        value = declined + effect_bound + tech_future + timeline - lost_lo
-        if (phases == 0 and 1 <= few <= FEW_LEARNS and tech_lost
-                and lost_removed < UNBOUNDED):
-            # The technologies' removals take Learns too: each technology brings its VP and
-            # its removal, and the lost knowledge left by every other removal is at most
-            # ``left`` (`few_learns` with `removals`; a removal below 0 only counts more).
-            left = st.lost - (lost_removed - tech_lost)
-            rated = joint(few, True, kinds, only) if left > 0 else None
-            if rated is not None:
-                value = min(value, declined + others + rated + timeline - left)
-        return value
-
-    goals = phases == 0 and bool(st.goal_chests)  # the goals' counters move in known ranges
-    def largest(cases: tuple[Case, ...]) -> int:
-        """The bound over `cases`, splits with the technologies their lines may learn (one
-        action is not both a Create and a Learn: each split on its own)."""
-        counts = list(dict.fromkeys(
-            (learns, mon, lost, tech, (mon > 0, art > 0) if restrict else ALL_KINDS, only)
-            for (_, _, _, mon, learns, art, lost, tech), only in cases
-            if not goals or goals_may_hold(st, mon, learns, art, lost)))
-        if not counts:
-            return NO_LINE  # no split of the actions left can meet every goal
-        # `rest` never falls as a count grows or a kind of Create is allowed (the
-        # technologies' part of the removals held): only the splits no other one covers can
-        # be largest
-        return fixed + max(rest(*c) for c in counts if not any(
-            o != c and o[0] >= c[0] and o[1] >= c[1] and o[2] >= c[2] and o[3] == c[3]
-            and o[4][0] >= c[4][0] and o[4][1] >= c[4][1] and o[5] == c[5] for o in counts))
-
+    rows = _OpenRows(st, facts, memo, present, floor, techs_open, known_techs, (later, tech_vps),
+                     phases, declines, (near, future, late), past_vp + techs_vp)
+    goals = rows.goals
     if r.splits:
-        value = largest(tuple((e, None) for e in r.splits))
+        value = rows.largest(tuple((e, None) for e in r.splits))
         table = facts.takes
         if (value > refine_above and phases == 0 and table is not None
                 and (split_answer is not None or not present_given)):
@@ -365,14 +271,139 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
             answer = split_answer if split_answer is not None else own_answer
             first = first_answer if split_answer is not None else own_first
             # both are bounds: the refinement counts other things, not always fewer
-            value = min(value, largest(split_counts(
+            value = min(value, rows.largest(split_counts(
                 st, facts.activators, facts.poulnabrone, split_memo, r.splits, techs_open,
                 answer, None if later is None else frozenset(later), facts.learn_takers,
                 first)))
         return value
     if goals and not goals_may_hold(st, r.creates, r.learns, r.art_creates, r.lost_removed):
         return NO_LINE
-    return fixed + rest(r.learns, r.creates, r.lost_removed)
+    return rows.fixed + rows.rest(r.learns, r.creates, r.lost_removed)
+
+
+class _OpenRows:
+    """`simple_upper_bound`'s rows that depend on the counts still reachable, for one position
+    (an object rather than nested functions: those would close over one another, and each call
+    would leave a reference cycle for the collector, `solver.search.collector`).
+
+    :param choices: ``(later, tech_vps)``: the technologies whose requirements may pass (None:
+        any) and the VP of those not learned, largest first.
+    :param decliners: ``(near, future, late)`` of `_declined_max`.
+    :param fixed: the VP of the Past and of the technologies learned.
+    """
+
+    def __init__(self, st: GameState, facts: PoolFacts, memo: ReachMemo | None,
+                 present: set[int] | None, floor: int, techs_open: frozenset[int] | None,
+                 known_techs: frozenset[int], choices: tuple[set[int] | None, list[int]],
+                 phases: int, declines: int, decliners: tuple[list[int], list[int], int],
+                 fixed: int) -> None:
+        self.st, self.facts, self.memo, self.present, self.floor = st, facts, memo, present, floor
+        self.techs_open, self.known_techs = techs_open, known_techs
+        self.phases, self.declines, self.decliners, self.fixed = phases, declines, decliners, fixed
+        # the last turn with the cards in play by its end known: each split's candidates by
+        # the kinds of card it creates
+        self.restrict = phases == 0 and present is not None
+        self.in_timeline = sum(1 for sp in st.spaces for c in sp if c >= 0)
+        self.goals = self.phases == 0 and bool(st.goal_chests)  # counters in known ranges
+        # each split's candidates by the kinds of card it creates (`splitplay.entering`)
+        # and by the technologies its lines may learn (`splitplay.learn_cases`, None: any)
+        self.by_kinds: dict[tuple[tuple[bool, bool], frozenset[int] | None],
+                            tuple[set[int] | None, list[int]]] = {(ALL_KINDS, None): choices}
+        # `few_learns` by Learns left, without and with the technologies' removals (no split
+        # reads more)
+        self.joint_techs: dict[tuple[int, bool, tuple[bool, bool], frozenset[int] | None],
+                               int | None] = {}
+
+    def learnable(self, kinds: tuple[bool, bool], only: frozenset[int] | None = None
+                  ) -> tuple[set[int] | None, list[int]]:
+        if (kinds, only) not in self.by_kinds:
+            st, facts = self.st, self.facts
+            own: set[int] | None
+            if only is not None:
+                wider = self.learnable(kinds)[0]
+                own = set(only) if wider is None else wider & only
+            else:
+                assert self.present is not None
+                own = _learnable_later(st, facts, entering(st, self.present, kinds), self.memo,
+                                       self.floor)
+                if self.techs_open is not None:
+                    own = set(self.techs_open) if own is None else own & self.techs_open
+            self.by_kinds[kinds, only] = (own, [v for v, c in facts.techs_by_vp
+                                                if c not in self.known_techs
+                                                and (own is None or c in own)])
+        return self.by_kinds[kinds, only]
+
+    def joint(self, few: int, removing: bool, kinds: tuple[bool, bool],
+              only: frozenset[int] | None) -> int | None:
+        if (few, removing, kinds, only) not in self.joint_techs:
+            st, facts = self.st, self.facts
+            removals = tech_removals(st, facts.activators) if removing else None
+            self.joint_techs[few, removing, kinds, only] = (
+                None if removing and removals is None else
+                few_learns(st, facts.tech_readers, facts.techs_by_vp, few,
+                           self.learnable(kinds, only)[0], removals, self.memo))
+        return self.joint_techs[few, removing, kinds, only]
+
+    def rest(self, learns_left: int, creates: int, lost_removed: int, tech_lost: int = 0,
+             kinds: tuple[bool, bool] = ALL_KINDS, only: frozenset[int] | None = None) -> int:
+        """The rows that depend on the Learns, Creates and removals still reachable (of
+        which `tech_lost` by the technologies' own effects), on lines that create monuments,
+        artifacts as `kinds` allows."""
+        st, phases, declines = self.st, self.phases, self.declines
+        facts, cards = self.facts, self.st.book.cards
+        tech_vps = self.learnable(kinds, only)[1]
+        tech_future = sum(tech_vps[:learns_left])
+        # End-game effects at their most optimistic: each card's rule at its best over the
+        # range its counter can still reach (`CounterRanges`).
+        lost_lo = 0 if lost_removed >= UNBOUNDED else max(0, st.lost - lost_removed)
+        ranges = CounterRanges(st, declines, min(learns_left, len(tech_vps)), creates, lost_lo,
+                               st.lost if phases == 0 else st.lost + LOST_CAP)
+        effect_bound = 0
+        tech_part = 0  # of it, the rules that read technology counters
+        for c in st.past:
+            if c in facts.endgame:
+                worth = effect_max(cards[c], ranges)
+                effect_bound += worth
+                if c in facts.tech_readers:
+                    tech_part += worth
+        few = min(learns_left, len(tech_vps))
+        others = effect_bound - tech_part  # the end-game rules that read no technology count
+        if declines == 0 and 1 <= few <= FEW_LEARNS and tech_part:
+            both = self.joint(few, False, kinds, only)
+            if both is not None and both < tech_future + tech_part:
+                tech_future, effect_bound = 0, others + both
+        near, future, late = self.decliners
+        declined = _declined_max(near, declines, facts, cards, ranges, future, late)
+        timeline = min(TIMELINE_PLACES, self.in_timeline + creates)
+        value = declined + effect_bound + tech_future + timeline - lost_lo
+        if (phases == 0 and 1 <= few <= FEW_LEARNS and tech_lost
+                and lost_removed < UNBOUNDED):
+            # The technologies' removals take Learns too: each technology brings its VP and
+            # its removal, and the lost knowledge left by every other removal is at most
+            # ``left`` (`few_learns` with `removals`; a removal below 0 only counts more).
+            left = st.lost - (lost_removed - tech_lost)
+            rated = self.joint(few, True, kinds, only) if left > 0 else None
+            if rated is not None:
+                value = min(value, declined + others + rated + timeline - left)
+        return value
+
+    def largest(self, cases: tuple[Case, ...]) -> int:
+        """The bound over `cases`, splits with the technologies their lines may learn (one
+        action is not both a Create and a Learn: each split on its own)."""
+        st, goals = self.st, self.goals
+        restrict = self.restrict
+        counts = list(dict.fromkeys(
+            (learns, mon, lost, tech, (mon > 0, art > 0) if restrict else ALL_KINDS, only)
+            for (_, _, _, mon, learns, art, lost, tech), only in cases
+            if not goals or goals_may_hold(st, mon, learns, art, lost)))
+        if not counts:
+            return NO_LINE  # no split of the actions left can meet every goal
+        # `rest` never falls as a count grows or a kind of Create is allowed (the
+        # technologies' part of the removals held): only the splits no other one covers can
+        # be largest
+        return self.fixed + max(self.rest(*c) for c in counts if not any(
+            o != c and o[0] >= c[0] and o[1] >= c[1] and o[2] >= c[2] and o[3] == c[3]
+            and o[4][0] >= c[4][0] and o[4][1] >= c[4][1] and o[5] == c[5] for o in counts))
 
 
 def as_bound(value: int) -> float:
