@@ -46,6 +46,7 @@ COMPILED = (
     "solver/bounds/reachable.py",
     "solver/bounds/movers.py",
     "solver/bounds/takes.py",
+    "solver/bounds/actiontakes.py",
     "solver/bounds/techrow.py",
     "solver/bounds/splitplay.py",
     "solver/bounds/window.py",

@@ -1,7 +1,7 @@
 """Who can still decline at turn 15 (the last decline phase that moves monuments to the Past,
 D8): only monuments in play by then, so from the hand or from the builder deck's top down to
 the cards that can leave it before the Timeline phase (`solver.bounds.simple.
-taken_before_timeline`, `solver.bounds.takes.action_takes`), plus those created after the
+taken_before_timeline`, `solver.bounds.actiontakes.action_takes`), plus those created after the
 action phase (`solver.bounds.takes.late_creates`: Menhirs of Monteneuf's decline effect)."""
 
 from __future__ import annotations

@@ -478,7 +478,7 @@ def taken_before_timeline(st: GameState, facts: PoolFacts, table: TakeTable,
                           memo: ReachMemo) -> int:
     """The most builder cards that can leave the deck from `st` until this turn's Timeline
     phase begins (0 once it began), or `UNBOUNDED`: the least count ``taken`` reached from 0
-    whose `solver.bounds.takes.action_takes`, with only the builder cards of
+    whose `solver.bounds.actiontakes.action_takes`, with only the builder cards of
     `enterable(taken)` entering play (`reach` over the action phase with them), is at most
     ``taken``. Such a count bounds every line: until more than ``taken`` cards left the deck,
     only those cards can have entered play (a card enters play only from the hand, and the

@@ -10,7 +10,7 @@ a Create or a Learn only through the effects it sets off), so fewer cards may en
 
 * **The cards in play by the end** (`split_present`): as `solver.bounds.simple`'s
   `taken_before_timeline`, a count ``taken`` of cards leaving the deck such that
-  `solver.bounds.takes.action_takes` with only that split's counts
+  `solver.bounds.actiontakes.action_takes` with only that split's counts
   (`solver.bounds.reachable.reach` over the action phase, only the cards of
   `solver.bounds.takes.enterable(taken)` entering play) is at most ``taken`` bounds every
   line of the split: until more than ``taken`` cards left the deck only those cards can have
@@ -48,7 +48,7 @@ a Create or a Learn only through the effects it sets off), so fewer cards may en
 * **One Create action, one card** (`one_create`): with one Create action left, no card enters
   play before a line's first Create (only a Create puts one there, section 5), so until then
   only the cards in play or between zones act, and the cards in the hand are those in it now
-  and those taken meanwhile (`solver.bounds.takes.action_takes` with the split's Learns and
+  and those taken meanwhile (`solver.bounds.actiontakes.action_takes` with the split's Learns and
   other actions and no Create). If `reach`, with only those cards entering play, counts one
   Create at most (no effect of a card in play, of one of those cards, of a technology, of the
   stack or of a chest grants one), no line of the split creates a second card: its second
@@ -68,6 +68,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from solver.bounds.actiontakes import TakeContext, action_takes
 from solver.bounds.reachable import (
     SPLIT_ACTIONS,
     UNBOUNDED,
@@ -77,7 +78,7 @@ from solver.bounds.reachable import (
     reach,
     split_choices,
 )
-from solver.bounds.takes import TakeTable, action_takes, enterable, enters_after_actions
+from solver.bounds.takes import TakeTable, enterable, enters_after_actions
 from solver.engine.cards import ARTIFACT
 from solver.engine.frames import D_ACTION, F_TIMELINE_PHASE
 from solver.engine.state import CHEST_BASE, GameState
@@ -123,6 +124,7 @@ def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[i
     `reach`'s entry of it alone). `techs_open`: the technologies that may still enter the
     collection (the others never act)."""
     taken = 0
+    context = TakeContext(st, table, techs_open)  # what every round reads of `st`
     for _ in range(rounds):
         present = enterable(st, taken)
         r = reach(st, acts, 0, poulnabrone, memo, True, present, techs_open)
@@ -131,7 +133,7 @@ def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[i
             if entry is None:
                 return UNBOUNDED
             r = one_split(entry)
-        more = action_takes(st, table, r, present, None, techs_open)
+        more = action_takes(st, table, r, present, None, techs_open, context)
         if more <= taken:
             return taken
         if more > len(st.deck):

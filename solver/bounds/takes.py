@@ -1,8 +1,9 @@
 """Which monuments can still enter play in the turn whose decline phase is the last that moves
 monuments to the Past (turn 15 of 16): how many builder cards can leave the deck before the
-Timeline phase begins (`action_takes`), which cards may then be in play (`enterable`), and how
-many monuments effects can create after the action phase (`late_creates`). The simple bound
-(`solver.bounds.simple`) reads them to say which monuments can still decline.
+Timeline phase begins (`solver.bounds.actiontakes.action_takes`), which cards may then be in
+play (`enterable`), and how many monuments effects can create after the action phase
+(`late_creates`). The simple bound (`solver.bounds.simple`) reads them to say which monuments
+can still decline.
 
 A builder card leaves the deck only from its top (`GameState.take_top`: draws into the hand, and
 the looks of ``reveal_keep``, ``reveal_until`` and Ancient Greek), and the discard pile becomes
@@ -33,7 +34,8 @@ One effect takes at most: a ``draw`` 10 (D4), a ``reveal_keep`` its count, Ancie
 Calakmul's ``reveal_until`` digs without bound, as does an effect of another trigger or moment
 (then `UNBOUNDED`). Cards drawn into the hand are also bounded by the hand itself (D4): it
 never holds more than 10, so the cards drawn are at most the room in it now plus the cards that
-leave it (`action_takes`; `steps_out` for the effects, a Create's card and cost, an Archive).
+leave it (`solver.bounds.actiontakes`; `steps_out` for the effects, a Create's card and cost, an
+Archive).
 """
 
 from __future__ import annotations
@@ -47,23 +49,17 @@ from solver.bounds.reachable import (
     LEARN,
     MONUMENT,
     UNBOUNDED,
-    Reach,
     ReachMemo,
     in_flight,
     pending_steps,
 )
-from solver.engine.cards import ARTIFACT, CITY, Card, Step, all_steps
+from solver.engine.cards import ARTIFACT, Card, Step, all_steps
 from solver.engine.frames import (
-    D_ACTION,
     D_ARCHIVE,
     D_CREATE_CARD,
     D_CREATE_SPACE,
     D_DISCARD_VAR,
-    D_EXCAVATE,
-    D_KENSINGTON,
     D_PAY,
-    F_EXCAVATE_DRAW,
-    F_EXCAVATE_TRIGGERS,
     F_TIMELINE_PHASE,
 )
 from solver.engine.state import HAND_LIMIT, GameState
@@ -429,121 +425,6 @@ def flight_takes(st: GameState) -> tuple[int, int]:
             flight += steps_take(data.chests[k].steps)
             out += steps_out(data.chests[k].steps)
     return min(flight, UNBOUNDED), out
-
-
-def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
-                 room: int | None = None, techs_open: frozenset[int] | None = None) -> int:
-    """The most builder cards that can leave the deck from `st` (in this turn's action phase,
-    or with it over) until its Timeline phase begins, while only the builder cards of `present`
-    enter play (see the module): `r` is `reach` over the rest of the action phase with the same
-    cards. A builder card not in `present` never acts (a technology may: any not learned may be
-    learned).
-
-    Draws into the hand are bounded twice (the smaller counts): by what the actions and effects
-    can draw, and by the hand (D4: it never holds more than 10, and it grows only by draws and
-    kept looks, section 5): the room in it now plus the cards that can leave it (each Create
-    its card and cost, each Archive action at most 10, each effect its discards and costs, each
-    decision on the stack that removes cards from the hand at most 10). With few action choices
-    left (`r.splits`), each split of them into Creates, Learns, Archives and others (Excavate,
-    Search) is bounded on its own and the largest kept; a split's Creates are at most its
-    Creates of monuments plus of artifacts less its Create actions (each Create action is of
-    one kind, and `reach` counts it in both). `room`, when given, replaces the room in the hand
-    now (a caller bounding several hands at once passes the most any of them has).
-    `techs_open`, when given: the technologies that may still enter the collection (as
-    `reach` is told); one not learned and not among them never acts. A technology's draw per
-    city in the Timeline (Mystery School's) draws at most the cities there or between zones
-    now plus the split's Creates of monuments (only a Create puts one there)."""
-    if max(r.creates, r.art_creates, r.learns) >= UNBOUNDED:
-        return UNBOUNDED
-    past = set(st.past)  # sets: each actor asks
-    techs = set(st.techs)
-    in_play = set(st.in_play())
-    outs = table.create_out
-    create_out = 0
-    for c in present:
-        if 0 <= c < len(outs) and c not in in_play and outs[c] > create_out:
-            create_out = outs[c]
-    i0 = i1 = i2 = c0 = c1 = c2 = l0 = l1 = l2 = x0 = x1 = x2 = 0
-    t0: list[int] = []
-    t1: list[int] = []
-    t2: list[int] = []
-    tc: list[int] = []  # the city draws of each of t0
-    for a in table.actors:
-        c = a[0]
-        if c in past:
-            continue
-        if a[1]:  # a technology
-            if c not in techs and techs_open is not None and c not in techs_open:
-                continue
-            if c not in techs:
-                t0.append(a[3])
-                t1.append(a[4])
-                t2.append(a[5])
-                tc.append(a[15])
-        elif c not in present:
-            continue
-        else:
-            i0, i1, i2 = max(i0, a[3]), max(i1, a[4]), max(i2, a[5])
-        if a[2]:
-            return UNBOUNDED
-        c0 += a[6]
-        c1 += a[7]
-        c2 += a[8]
-        l0 += a[9]
-        l1 += a[10]
-        l2 += a[11]
-        x0 += a[12]
-        x1 += a[13]
-        x2 += a[14]
-    top0, top1, top2 = _prefix(t0), _prefix(t1), _prefix(t2)
-    actions = under_way = 0
-    for fr in st.stack:
-        kind = fr[0]
-        if kind == D_ACTION:
-            actions += 1
-        elif kind in (D_EXCAVATE, F_EXCAVATE_TRIGGERS, F_EXCAVATE_DRAW, D_KENSINGTON):
-            under_way += 1
-    flight, flight_out = flight_takes(st)
-    if flight >= UNBOUNDED:
-        return UNBOUNDED
-    if room is None:
-        room = max(0, HAND_LIMIT - len(st.hand))
-    # (Creates, Learns, Archive actions, other actions, Creates of monuments) of each split
-    cases: list[tuple[int, int, int, int, int]] = []
-    if r.splits:
-        for creating, _, other, mon, learns, art, _, _ in r.splits:
-            for archives in range(other + 1):
-                cases.append((mon + art - creating, learns, archives, other - archives, mon))
-    else:  # every action counts as an Archive and as an Excavate
-        cases.append((r.creates + r.art_creates, r.learns, actions, actions, r.creates))
-    cities, tops = -1, {}  # `top0` by what a city draw takes less than 10
-    if any(tc):
-        book = st.book
-        cities = sum(1 for c in (*st.monuments(), *st.limbo)
-                     if book.kinds[c] == CITY and not book.cards[c].is_tech)
-    best = 0
-    for creates, learns, archives, digs, mon in cases:
-        digs += under_way
-        k = min(learns, len(t0))
-        if cities >= 0:
-            cut = DRAW_MAX - min(DRAW_MAX, cities + mon)
-            if cut not in tops:
-                tops[cut] = _prefix([v - n * cut for v, n in zip(t0, tc, strict=True)])
-            top0 = tops[cut]
-        drawn = DRAW_MAX * digs + creates * (i0 + c0) + learns * l0 + top0[k] + digs * x0
-        looked = creates * (i1 + c1) + learns * l1 + top1[k] + digs * x1
-        out = (HAND_LIMIT * archives + creates * create_out + flight_out
-               + creates * (i2 + c2) + learns * l2 + top2[k] + digs * x2)
-        best = max(best, min(drawn, room + out) + looked + flight)
-    return min(best, UNBOUNDED)
-
-
-def _prefix(values: list[int]) -> list[int]:
-    """The sums of the 0, 1, 2, ... largest of `values`."""
-    out = [0]
-    for v in sorted(values, reverse=True):
-        out.append(out[-1] + v)
-    return out
 
 
 def may_leave(st: GameState, card: int, taken: int) -> bool:

@@ -8,11 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from solver.bounds.actiontakes import action_takes
 from solver.bounds.poolfacts import PoolFacts
 from solver.bounds.reachable import ReachMemo, reach
 from solver.bounds.simple import TAKE_ROUNDS
 from solver.bounds.splitplay import Entry, Split, SplitCards, no_create, one_split, split_entry
-from solver.bounds.takes import action_takes, enters_after_actions
+from solver.bounds.takes import enters_after_actions
 from solver.engine.state import HAND_LIMIT, GameState
 from solver.frozen import Frozen
 
