@@ -82,6 +82,7 @@ from solver.bounds.reachable import UNBOUNDED, ReachMemo, reach
 from solver.bounds.splitplay import (
     ALL_KINDS,
     Case,
+    Contexts,
     Entry,
     FirstCards,
     SplitAnswer,
@@ -258,11 +259,12 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
             # the last turn: each split with the cards it alone can bring into play
             split_memo = memo if memo is not None else ReachMemo()
             position = st.key() if split_answer is None else ()
+            contexts: Contexts = {}  # what each split's count reads of `st`
 
             def own_answer(split: tuple[int, int, int],
                            learnable: frozenset[int] | None) -> tuple[set[int], int] | None:
                 return split_present(st, facts.activators, facts.poulnabrone, table,
-                                     split_memo, split, learnable, position)
+                                     split_memo, split, learnable, position, contexts)
 
             def own_first(e: Entry, learnable: frozenset[int] | None) -> set[int] | None:
                 assert table is not None

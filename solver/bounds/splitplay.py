@@ -105,6 +105,9 @@ SplitAnswer = Callable[[Split, frozenset[int] | None], SplitCards | None]
 FirstCards = Callable[[Entry, frozenset[int] | None], set[int] | None]
 #: Creates of monuments and of artifacts both allowed (`entering`: no restriction).
 ALL_KINDS: Final = (True, True)
+#: `closed_take`'s `TakeContext`s of one position, by the technologies that may still enter the
+#: collection (None: any).
+Contexts = dict[frozenset[int] | None, TakeContext]
 #: A split's entry and the technologies its lines may learn (None: any; `learn_cases`).
 Case = tuple[Entry, frozenset[int] | None]
 
@@ -112,7 +115,8 @@ Case = tuple[Entry, frozenset[int] | None]
 def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
                 table: TakeTable, memo: ReachMemo, rounds: int,
                 split: tuple[int, int, int] | None = None,
-                techs_open: frozenset[int] | None = None) -> int:
+                techs_open: frozenset[int] | None = None,
+                contexts: Contexts | None = None) -> int:
     """The least count ``taken`` reached from 0 (at most `rounds` rounds, none past the whole
     deck) whose `action_takes`, with only the builder cards of `enterable(taken)` entering
     play (`reach` over the action phase with them), is at most ``taken``; `UNBOUNDED` when
@@ -122,9 +126,14 @@ def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[i
     top, RULES.md section 5), and while they alone act at most ``taken`` leave it.
     `split`: only on lines that spend the action choices left so (Creates, Learns, others;
     `reach`'s entry of it alone). `techs_open`: the technologies that may still enter the
-    collection (the others never act)."""
+    collection (the others never act). `contexts`: the `TakeContext`s of `st` already worked
+    out, by `techs_open` (one is added when missing)."""
     taken = 0
-    context = TakeContext(st, table, techs_open)  # what every round reads of `st`
+    context = contexts.get(techs_open) if contexts is not None else None
+    if context is None:  # what every round reads of `st`
+        context = TakeContext(st, table, techs_open)
+        if contexts is not None:
+            contexts[techs_open] = context
     for _ in range(rounds):
         present = enterable(st, taken)
         r = reach(st, acts, 0, poulnabrone, memo, True, present, techs_open)
@@ -145,18 +154,20 @@ def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[i
 def split_taken(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
                 table: TakeTable, memo: ReachMemo, split: Split,
                 techs_open: frozenset[int] | None = None,
-                position: tuple[object, ...] | None = None) -> int:
+                position: tuple[object, ...] | None = None,
+                contexts: Contexts | None = None) -> int:
     """The most builder cards that can leave the deck until this turn's Timeline phase begins
     on a line that spends the action choices left as `split` (Creates, Learns, others), or
     `UNBOUNDED` (see the module: the least closed count reached from 0 in `SPLIT_ROUNDS`).
     `techs_open`, when given: the technologies that may still enter the collection (the
     others never act). `position`: `st.key()`, when the caller has it (answers are kept by
-    it)."""
+    it). `contexts`: as `closed_take`'s."""
     key = (st.key() if position is None else position, split, techs_open)
     known = memo.split_taken.get(key)
     if known is not None:
         return known
-    taken = closed_take(st, acts, poulnabrone, table, memo, SPLIT_ROUNDS, split, techs_open)
+    taken = closed_take(st, acts, poulnabrone, table, memo, SPLIT_ROUNDS, split, techs_open,
+                        contexts)
     if len(memo.split_taken) >= SPLIT_KEPT:
         memo.split_taken.clear()
     memo.split_taken[key] = taken
@@ -166,15 +177,17 @@ def split_taken(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[i
 def split_present(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
                   table: TakeTable, memo: ReachMemo, split: Split,
                   techs_open: frozenset[int] | None = None,
-                  position: tuple[object, ...] | None = None) -> SplitCards | None:
+                  position: tuple[object, ...] | None = None,
+                  contexts: Contexts | None = None) -> SplitCards | None:
     """In the last turn's action phase: the builder cards that may be in play before the game
     ends on a line of `split`, none of them from the discard pile (the deck does not run out
     before the Timeline phase), and the most cards that pass through the hand until then (the
     hand, the cards between zones, the cards taken); None where the module's conditions do
-    not hold (no restriction). `techs_open`, `position`: as `split_taken`'s."""
+    not hold (no restriction). `techs_open`, `position`, `contexts`: as `split_taken`'s."""
     if not any(fr[0] == F_TIMELINE_PHASE for fr in st.stack):
         return None
-    taken = split_taken(st, acts, poulnabrone, table, memo, split, techs_open, position)
+    taken = split_taken(st, acts, poulnabrone, table, memo, split, techs_open, position,
+                        contexts)
     if taken >= len(st.deck):
         return None
     present = enterable(st, taken)
