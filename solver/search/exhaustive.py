@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Final, Generic, TypeAlias, TypeVar
 
 from solver.frozen import Frozen
+from solver.search.collector import young_collections_only
 from solver.search.protocol import Game, PlainGame, PuzzleState
 from solver.search.status import Status, search_status
 from solver.search.tt import MB, TranspositionTable, TTEntry
@@ -306,7 +307,8 @@ def search_each(
         run.found, run.found_value, run.best_line, run.path = False, NEG_INF, [], []
         before, hits = run.nodes, run.tt_hits
         try:
-            run.visit(root)
+            with young_collections_only():
+                run.visit(root)
             complete = True
         except _NodeLimitReachedError:
             complete = False

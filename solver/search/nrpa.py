@@ -27,6 +27,7 @@ from typing import Any, Generic, TypeVar
 
 from solver.frozen import Frozen
 from solver.rng import Stream
+from solver.search.collector import young_collections_only
 from solver.search.protocol import Game, PlainGame, PuzzleState
 
 S = TypeVar("S", bound=PuzzleState)
@@ -362,14 +363,15 @@ class NRPA(Generic[S]):
         restart that begins before any goal-meeting line is known runs `first_iterations`."""
         cfg = self.config
         try:
-            while True:
-                first = cfg.first_iterations  # before any goal-meeting line: hunting
-                iterations = first if first is not None and not self.best.found \
-                    else cfg.iterations
-                self.level(cfg.level, Policy(), iterations)
-                if cfg.max_nodes is None and cfg.max_seconds is None \
-                        and self.should_stop is None:
-                    break
+            with young_collections_only():  # the policies and playouts make no cycles
+                while True:
+                    first = cfg.first_iterations  # before any goal-meeting line: hunting
+                    iterations = first if first is not None and not self.best.found \
+                        else cfg.iterations
+                    self.level(cfg.level, Policy(), iterations)
+                    if cfg.max_nodes is None and cfg.max_seconds is None \
+                            and self.should_stop is None:
+                        break
         except _Stop:
             pass
         return self.best
