@@ -318,6 +318,9 @@ class _OpenRows:
 
     def learnable(self, kinds: tuple[bool, bool], only: frozenset[int] | None = None
                   ) -> tuple[set[int] | None, list[int]]:
+        """The technologies that may still enter the collection on lines that create the
+        `kinds` of card (None: any; within `only` when given) and the VP of those not learned,
+        largest first (worked out once per kinds and `only`)."""
         if (kinds, only) not in self.by_kinds:
             st, facts = self.st, self.facts
             own: set[int] | None
@@ -337,6 +340,8 @@ class _OpenRows:
 
     def joint(self, few: int, removing: bool, kinds: tuple[bool, bool],
               only: frozenset[int] | None) -> int | None:
+        """`few_learns` with `few` Learns over `learnable(kinds, only)`, with the technologies'
+        own removals when `removing` (None where they are not known; worked out once each)."""
         if (few, removing, kinds, only) not in self.joint_techs:
             st, facts = self.st, self.facts
             removals = tech_removals(st, facts.activators) if removing else None
