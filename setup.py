@@ -43,6 +43,7 @@ COMPILED = (
     "solver/bounds/endrules.py",
     "solver/bounds/goalreach.py",
     "solver/bounds/techjoint.py",
+    "solver/bounds/activators.py",
     "solver/bounds/reachable.py",
     "solver/bounds/movers.py",
     "solver/bounds/takes.py",

@@ -7,8 +7,9 @@ from dataclasses import replace
 
 import pytest
 
+from solver.bounds.activators import lost_needed
 from solver.bounds.poolfacts import pool_facts
-from solver.bounds.reachable import ReachMemo, in_flight, lost_needed, reach
+from solver.bounds.reachable import ReachMemo, in_flight, reach
 from solver.bounds.simple import _learnable_later, decline_phases_left, simple_upper_bound
 from solver.bounds.techjoint import few_learns, grows, tech_removals
 from solver.engine import actions as A

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from solver.bounds.activators import step_gains
 from solver.bounds.poolfacts import pool_facts
-from solver.bounds.reachable import reach, step_gains
+from solver.bounds.reachable import reach
 from solver.bounds.simple import decline_phases_left, last_decline_now, simple_upper_bound
 from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from solver.bounds.reachable import LEARN_OPS
+from solver.bounds.activators import LEARN_OPS
 from solver.engine.cards import ARTIFACT, Card, Step, all_steps
 from solver.engine.state import GameState
 from solver.frozen import Frozen

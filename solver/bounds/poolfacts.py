@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from solver.bounds.activators import Activator, activators
 from solver.bounds.endrules import reads_techs
 from solver.bounds.movers import MoverFacts, mover_facts
-from solver.bounds.reachable import Activator, ReachMemo, activators
+from solver.bounds.reachable import ReachMemo
 from solver.bounds.takes import TakeTable, take_table
 from solver.bounds.techrow import (
     LEARN_STEPS,

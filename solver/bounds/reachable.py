@@ -43,8 +43,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from solver.bounds.activators import (
+    ARTIFACT_CREATE,
+    LEARN,
+    LOST,
+    MONUMENT,
+    NONE,
+    Activator,
+    Gains,
+    add_gains,
+    lost_needed,
+    step_gains,
+    with_gated,
+)
 from solver.engine import actions as A
-from solver.engine.cards import ARTIFACT, Card, Effect, Step, all_steps
+from solver.engine.cards import ARTIFACT, Step
 from solver.engine.frames import (
     D_ACTION,
     D_ARTIFACT_PAY,
@@ -71,138 +84,7 @@ from solver.engine.state import CHEST_BASE, GameState
 from solver.frozen import Frozen
 
 UNBOUNDED: Final = 1_000_000
-LEARN_OPS: Final = frozenset({"learn", "niches", "gain_held_tech"})
 POULNABRONE_PAST: Final = 11
-#: Gains are 4-vectors: Creates that may be of a monument, Creates that may be of an artifact,
-#: Learns, lost knowledge removed.
-MONUMENT: Final = 0
-ARTIFACT_CREATE: Final = 1
-LEARN: Final = 2
-LOST: Final = 3
-Gains = tuple[int, int, int, int]
-NONE: Final[Gains] = (0, 0, 0, 0)
-
-
-def step_gains(steps: tuple[Step, ...]) -> Gains:
-    """The `Gains` that running `steps` once can bring (a Create of any kind counts for
-    both kinds)."""
-    mon = art = learns = lost = 0
-    for s in all_steps(steps):
-        if s.op == "create":
-            n = max(1, s.count)
-            if s.kind != ARTIFACT:
-                mon += n
-            if s.kind is None or s.kind == ARTIFACT:
-                art += n
-        elif s.op == "ancient_greek":
-            art += 1
-        elif s.op in LEARN_OPS:
-            learns += max(1, s.count)
-        elif s.op == "discard_lost":
-            lost += s.amount
-    return mon, art, learns, lost
-
-
-def lost_needed(effect: Effect) -> int:
-    """The least lost knowledge `effect`'s condition needs to hold (a clause ``lost >= k`` or
-    ``lost == k``); 0 when its condition sets no such floor."""
-    need = 0
-    for clause in effect.condition:
-        if clause.counter == "lost" and clause.op in (">=", "=="):
-            need = max(need, clause.value)
-    return need
-
-
-def _add(a: Gains, b: Gains, times: int = 1) -> Gains:
-    return (a[0] + b[0] * times, a[1] + b[1] * times, a[2] + b[2] * times, a[3] + b[3] * times)
-
-
-@dataclass(frozen=True)
-class Activator(Frozen):
-    """The effects of one card that can grant Creates or Learns or remove lost knowledge.
-
-    :param card: the card. :param tech: it is a technology. :param artifact: an artifact.
-    :param cycles: it can be created again after it left play (an artifact: paid away to the
-        discard pile; a monument that vanishes at its decline, C25-C29).
-    :param immediate: gains of its immediate effects (at its Create or Learn).
-    :param timeline: of its Timeline effects (each Timeline phase).
-    :param decline: of its decline effects (each decline phase).
-    :param on_create: of its triggers on a Create (``on_create_kind``: the created kind or None).
-    :param on_excavate: of its triggers on an Excavate.
-    :param unbounded: it has another effect with gains that no count bounds.
-    :param gated: effects left out of the sums above because their condition needs lost
-        knowledge (`lost_needed`): (the lost knowledge needed, the sum they belong to, gains).
-    """
-
-    card: int
-    tech: bool
-    artifact: bool
-    cycles: bool
-    immediate: Gains = NONE
-    timeline: Gains = NONE
-    decline: Gains = NONE
-    on_create: Gains = NONE
-    on_create_kind: int | None = None
-    on_excavate: Gains = NONE
-    unbounded: bool = False
-    gated: tuple[tuple[int, str, Gains], ...] = ()
-
-
-def activators(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[Activator, ...]:
-    """The `Activator`s of a game's card pool, in card order."""
-    out: list[Activator] = []
-    for c in sorted(pool):
-        card = cards[c]
-        vanishes = any(s.op == "vanish_if_knowledge" for e in card.effects for s in all_steps(e.steps))
-        by = {"immediate": NONE, "timeline": NONE, "decline": NONE, "create": NONE,
-              "excavate": NONE}
-        kind: int | None = None
-        unbounded = False
-        any_gain = False
-        gated: list[tuple[int, str, Gains]] = []
-        for e in card.effects:
-            g = step_gains(e.steps)
-            if g == NONE:
-                continue
-            any_gain = True
-            bucket = ""
-            if e.trigger is not None:
-                if e.trigger.event in ("create", "excavate"):
-                    bucket = e.trigger.event
-                    if e.trigger.event == "create":
-                        kind = e.trigger.kind
-                else:
-                    unbounded = True
-            elif e.moment in ("immediate", "timeline", "decline"):
-                bucket = e.moment
-            elif e.moment != "endgame":
-                unbounded = True
-            if bucket:
-                need = lost_needed(e)
-                if need > 0:
-                    gated.append((need, bucket, g))
-                else:
-                    by[bucket] = _add(by[bucket], g)
-        if any_gain:
-            out.append(Activator(c, card.is_tech, card.kind == ARTIFACT and not card.is_tech,
-                                 (card.kind == ARTIFACT and not card.is_tech) or vanishes,
-                                 by["immediate"], by["timeline"], by["decline"], by["create"],
-                                 kind, by["excavate"], unbounded, tuple(gated)))
-    return tuple(out)
-
-
-def _with_gated(a: Activator, lost_max: int) -> Activator:
-    """`a` with the gains of its gated effects whose condition lost knowledge up to
-    `lost_max` can still meet added to their sums (see the module); unchanged if none."""
-    if not a.gated:
-        return a
-    by = {"immediate": a.immediate, "timeline": a.timeline, "decline": a.decline,
-          "create": a.on_create, "excavate": a.on_excavate}
-    for need, bucket, g in a.gated:
-        if need <= lost_max:
-            by[bucket] = _add(by[bucket], g)
-    return Activator(a.card, a.tech, a.artifact, a.cycles, by["immediate"], by["timeline"],
-                     by["decline"], by["create"], a.on_create_kind, by["excavate"], a.unbounded)
 
 
 @dataclass(frozen=True)
@@ -305,11 +187,11 @@ def in_flight(st: GameState, memo: ReachMemo, lost_max: int = UNBOUNDED) -> tupl
         kind = fr[0]
         if kind == F_STEPS:
             if fr[3] == 0:
-                gains = _add(gains, memo.gains(fr[2]))
+                gains = add_gains(gains, memo.gains(fr[2]))
             else:
-                gains = _add(gains, step_gains(fr[2][fr[3]:]))
+                gains = add_gains(gains, step_gains(fr[2][fr[3]:]))
         elif kind in (D_YESNO, D_DISCARD_VAR, D_ARTIFACT_PAY):  # asked, or after a payment
-            gains = _add(gains, memo.gains(fr[2]))
+            gains = add_gains(gains, memo.gains(fr[2]))
         elif kind in (F_EFFECT, D_ORDER, F_LEARN_TRIGGERS):
             items = ((fr[1], fr[2]),) if kind == F_EFFECT else fr[1] if kind == D_ORDER else fr[2]
             for c, i in items:
@@ -318,31 +200,31 @@ def in_flight(st: GameState, memo: ReachMemo, lost_max: int = UNBOUNDED) -> tupl
                     if lost_max < UNBOUNDED and lost_needed(effect) > lost_max:
                         continue
                     if effect.special == "poulnabrone":  # its extra Create, not yet asked
-                        gains = _add(gains, (1, 0, 0, 0))
-                    gains = _add(gains, memo.gains(effect.steps))
+                        gains = add_gains(gains, (1, 0, 0, 0))
+                    gains = add_gains(gains, memo.gains(effect.steps))
                 elif data is not None:
-                    gains = _add(gains, memo.gains(data.chests[c - CHEST_BASE].steps))
+                    gains = add_gains(gains, memo.gains(data.chests[c - CHEST_BASE].steps))
         elif kind == D_CREATE_CARD:
             art = fr[1] is None or fr[1] == ARTIFACT
-            gains = _add(gains, (0 if fr[1] == ARTIFACT else 1, 1 if art else 0, 0, 0))
+            gains = add_gains(gains, (0 if fr[1] == ARTIFACT else 1, 1 if art else 0, 0, 0))
         elif kind == D_CREATE_SPACE:
-            gains = _add(gains, (1, 0, 0, 0))
+            gains = add_gains(gains, (1, 0, 0, 0))
         elif kind == F_PLACE:
             art = cards[fr[1]].kind == ARTIFACT
-            gains = _add(gains, (0 if art else 1, 1 if art else 0, 0, 0))
+            gains = add_gains(gains, (0 if art else 1, 1 if art else 0, 0, 0))
         elif kind == D_LEARN:
-            gains = _add(gains, (0, 0, fr[3], 0))
+            gains = add_gains(gains, (0, 0, fr[3], 0))
         elif kind in (D_BOTTOM, D_TECH_PICK):
-            gains = _add(gains, (0, 0, 1, 0))
+            gains = add_gains(gains, (0, 0, 1, 0))
         elif kind == D_NUMBER:
-            gains = _add(gains, (0, 0, 0, fr[1]))
+            gains = add_gains(gains, (0, 0, 0, fr[1]))
         elif kind == D_CHEST_USE and data is not None:
-            gains = _add(gains, memo.gains(data.chests[fr[1]].steps))
+            gains = add_gains(gains, memo.gains(data.chests[fr[1]].steps))
         elif kind in (D_EXCAVATE, F_EXCAVATE_TRIGGERS):
             excavates += 1
     if st.chests_under and data is not None:
         for k in st.chests_under:
-            gains = _add(gains, memo.gains(data.chests[k].steps))
+            gains = add_gains(gains, memo.gains(data.chests[k].steps))
     return gains, excavates
 
 
@@ -364,10 +246,68 @@ OUT: Final = 2
 CREATING: Final = 3
 
 
+class ReachSummary:
+    """What `reach` reads of a position whatever cards may enter play or technologies may
+    enter the collection: the action choices and Timeline phases left, the work on the stack
+    (`in_flight`), the activators with the gated effects that lost knowledge can still meet,
+    the cards in the Past, learned and in play, the cards being created and the Creates under
+    way whose card is chosen. Worked out once where several calls ask about one position (the
+    rounds of `solver.bounds.splitplay.closed_take`)."""
+
+    def __init__(self, st: GameState, acts: tuple[Activator, ...], declines: int,
+                 memo: ReachMemo, action_phase: bool = False) -> None:
+        self.declines, self.action_phase = declines, action_phase
+        turn = max(st.turn, 0)
+        last = turn if action_phase else turns_for(st.setup.time_space)
+        stack = st.stack
+        actions = 2 * max(0, last - turn) + sum(1 for fr in stack if fr[0] == D_ACTION)
+        phases = 0 if action_phase else max(0, last - turn) + (
+            1 if any(fr[0] == F_TIMELINE_PHASE for fr in stack) else 0)
+        lost_max = st.lost if declines == 0 else UNBOUNDED
+        flight, excavates = in_flight(st, memo, lost_max)
+        level = 0
+        if any(a.gated for a in acts):
+            needs = sorted({need for a in acts for need, _, _ in a.gated})
+            level = sum(1 for need in needs if need <= lost_max)
+            resolved = memo.resolved.get(level)
+            if resolved is None:
+                resolved = memo.resolved[level] = tuple(with_gated(a, lost_max) for a in acts)
+            acts = resolved
+        past = set(st.past)  # sets: each activator asks
+        techs = set(st.techs)
+        in_play = set(st.artifacts)
+        for sp in st.spaces:
+            in_play.update(sp)
+        cards = st.book.cards
+        known_mon = known_art = 0
+        being_created: set[int] = set()
+        for fr in stack:
+            if fr[0] in (F_PLACE, D_CREATE_SPACE):
+                being_created.add(fr[1])
+                if cards[fr[1]].kind == ARTIFACT:
+                    known_art += 1
+                else:
+                    known_mon += 1
+        if stack and stack[-1][0] == D_CREATE_CARD:
+            # The pending choice of the card to create: it is one of its options (section 5: a
+            # card in hand, or one of those an effect turned up), each counted as being created.
+            for option in st.legal_actions():
+                if A.kind_of(option) == A.CARD:
+                    being_created.add(A.value_of(option))
+            kind = stack[-1][1]
+            known_mon += 0 if kind == ARTIFACT else 1
+            known_art += 1 if kind is None or kind == ARTIFACT else 0
+        self.actions, self.phases, self.lost_max = actions, phases, lost_max
+        self.flight, self.excavates, self.level, self.acts = flight, excavates, level, acts
+        self.past, self.techs, self.in_play = past, techs, in_play
+        self.being_created, self.known = being_created, (known_mon, known_art)
+
+
 def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
           poulnabrone: tuple[int, ...], memo: ReachMemo | None = None,
           action_phase: bool = False, present: set[int] | None = None,
-          techs_open: frozenset[int] | None = None) -> Reach:
+          techs_open: frozenset[int] | None = None,
+          summary: ReachSummary | None = None) -> Reach:
     """The `Reach` of `st`: `acts` are the game's activators, `declines` the decline phases
     still to come (`solver.bounds.simple.decline_phases_left`), `poulnabrone` the pool's cards
     with that special; `memo` saves work between calls. With no decline left, lost knowledge
@@ -395,49 +335,15 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
     `present`, when given: the builder cards that may enter play by then (`solver.bounds.takes`);
     a builder card out of play and not among them never acts, as one in the Past.
     `techs_open`, when given: the technologies that may still enter the collection
-    (`solver.bounds.techrow`); one not among them never acts, as one already learned."""
+    (`solver.bounds.techrow`); one not among them never acts, as one already learned.
+    `summary`: `ReachSummary(st, acts, declines, memo, action_phase)`, when the caller keeps
+    one for several calls."""
     if memo is None:
         memo = ReachMemo()
-    turn = max(st.turn, 0)
-    last = turn if action_phase else turns_for(st.setup.time_space)
-    stack = st.stack
-    actions = 2 * max(0, last - turn) + sum(1 for fr in stack if fr[0] == D_ACTION)
-    phases = 0 if action_phase else max(0, last - turn) + (
-        1 if any(fr[0] == F_TIMELINE_PHASE for fr in stack) else 0)
-    lost_max = st.lost if declines == 0 else UNBOUNDED
-    flight, excavates = in_flight(st, memo, lost_max)
-    level = 0
-    if any(a.gated for a in acts):
-        needs = sorted({need for a in acts for need, _, _ in a.gated})
-        level = sum(1 for need in needs if need <= lost_max)
-        resolved = memo.resolved.get(level)
-        if resolved is None:
-            resolved = memo.resolved[level] = tuple(_with_gated(a, lost_max) for a in acts)
-        acts = resolved
-    past = set(st.past)  # sets: each activator asks
-    techs = set(st.techs)
-    in_play = set(st.artifacts)
-    for sp in st.spaces:
-        in_play.update(sp)
-    cards = st.book.cards
-    known_mon = known_art = 0
-    being_created: set[int] = set()
-    for fr in stack:
-        if fr[0] in (F_PLACE, D_CREATE_SPACE):
-            being_created.add(fr[1])
-            if cards[fr[1]].kind == ARTIFACT:
-                known_art += 1
-            else:
-                known_mon += 1
-    if stack and stack[-1][0] == D_CREATE_CARD:
-        # The pending choice of the card to create: it is one of its options (section 5: a
-        # card in hand, or one of those an effect turned up), each counted as being created.
-        for option in st.legal_actions():
-            if A.kind_of(option) == A.CARD:
-                being_created.add(A.value_of(option))
-        kind = stack[-1][1]
-        known_mon += 0 if kind == ARTIFACT else 1
-        known_art += 1 if kind is None or kind == ARTIFACT else 0
+    sm = summary if summary is not None else ReachSummary(st, acts, declines, memo, action_phase)
+    assert sm.declines == declines and sm.action_phase == action_phase
+    acts, past, techs, in_play = sm.acts, sm.past, sm.techs, sm.in_play
+    being_created = sm.being_created
     status = []
     for a in acts:
         c = a.card
@@ -458,12 +364,13 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
     doubled = NOT_DOUBLED
     if live and (declines > 0 or len(past) >= POULNABRONE_PAST):
         doubled = DOUBLED if any(c in in_play or c in being_created for c in live) else LATER
-    known = (known_mon, known_art)
-    key = (actions, phases, flight, excavates, declines, doubled, level, known, tuple(status))
+    key = (sm.actions, sm.phases, sm.flight, sm.excavates, declines, doubled, sm.level, sm.known,
+           tuple(status))
     hit = memo.counts.get(key)
     if hit is not None:
         return hit
-    result = _count(acts, status, actions, phases, flight, excavates, declines, doubled, known)
+    result = _count(acts, status, sm.actions, sm.phases, sm.flight, sm.excavates, declines,
+                    doubled, sm.known)
     if len(memo.counts) < memo.CAPACITY:
         memo.counts[key] = result
     return result
@@ -518,11 +425,11 @@ def _gains_of(a: Activator, created: bool, mon: int, art: int,
               times: tuple[int, int, int]) -> Gains:
     """`_split`'s gains of `a` with ``times`` = (Timeline phases, declines, Excavates); not a
     closure there: that would be a reference cycle a call (`solver.search.collector`)."""
-    g = _add(_add(a.immediate if created else NONE, a.timeline, times[0]), a.decline, times[1])
+    g = add_gains(add_gains(a.immediate if created else NONE, a.timeline, times[0]), a.decline, times[1])
     if a.on_create != NONE:
-        g = _add(g, a.on_create, art if a.on_create_kind == ARTIFACT else mon + art)
+        g = add_gains(g, a.on_create, art if a.on_create_kind == ARTIFACT else mon + art)
     if a.on_excavate != NONE:
-        g = _add(g, a.on_excavate, times[2])
+        g = add_gains(g, a.on_excavate, times[2])
     return g
 
 
@@ -564,9 +471,9 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
         """The `Gains` with these counts, then the technologies' part of the lost removed."""
         total = flight
         for a in in_play:
-            total = _add(total, _gains_of(a, False, mon, art, times))
+            total = add_gains(total, _gains_of(a, False, mon, art, times))
         for a in chosen:
-            total = _add(total, _gains_of(a, True, mon, art, times))
+            total = add_gains(total, _gains_of(a, True, mon, art, times))
         mons = [_gains_of(a, True, mon, art, times) for a in out_mon]
         arts = [_gains_of(a, True, mon, art, times) for a in out_art]
         tech = [_gains_of(a, True, mon, art, times) for a in out_tech]

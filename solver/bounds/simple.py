@@ -78,7 +78,7 @@ from solver.bounds.endrules import TIMELINE_PLACES, CounterRanges, effect_max
 from solver.bounds.goalreach import goals_may_hold
 from solver.bounds.movers import phase_entries
 from solver.bounds.poolfacts import PoolFacts, pool_facts
-from solver.bounds.reachable import UNBOUNDED, ReachMemo, reach
+from solver.bounds.reachable import UNBOUNDED, ReachMemo, ReachSummary, reach
 from solver.bounds.splitplay import (
     ALL_KINDS,
     Case,
@@ -228,13 +228,17 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
     near, late = future, 0
     if declines and facts.takes is not None and last_decline_now(st):
         near, declines, late = _decliners_this_turn(st, facts, facts.takes, future, declines, memo)
-    r = reach(st, facts.activators, phases, facts.poulnabrone, memo)
+    if memo is None:
+        memo = ReachMemo()
+    summary = ReachSummary(st, facts.activators, phases, memo)  # every `reach` below reads it
+    r = reach(st, facts.activators, phases, facts.poulnabrone, memo, summary=summary)
     if phases:
         present = None
     elif not present_given:
         present = _in_play_by_the_end(st, facts, memo)
     if present is not None and (r.creates or r.art_creates):  # else no card out of play acts
-        r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present)
+        r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present,
+                  summary=summary)
     floor = st.lost - r.lost_removed if r.lost_removed < UNBOUNDED else 0
     later = _learnable_later(st, facts, present, memo, floor) if phases == 0 else None
     techs_open = None
@@ -244,7 +248,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
         if techs_open is not None:  # the last turn: only these can still enter the collection
             later = set(techs_open) if later is None else later & techs_open
             r = reach(st, facts.activators, phases, facts.poulnabrone, memo, present=present,
-                      techs_open=techs_open)
+                      techs_open=techs_open, summary=summary)
     known_techs = frozenset(st.techs)
     tech_vps = [v for v, c in facts.techs_by_vp
                 if c not in known_techs and (later is None or c in later)]

@@ -69,12 +69,13 @@ from collections.abc import Callable
 from typing import Final
 
 from solver.bounds.actiontakes import TakeContext, action_takes
+from solver.bounds.activators import Activator
 from solver.bounds.reachable import (
     SPLIT_ACTIONS,
     UNBOUNDED,
-    Activator,
     Reach,
     ReachMemo,
+    ReachSummary,
     reach,
     split_choices,
 )
@@ -134,9 +135,10 @@ def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[i
         context = TakeContext(st, table, techs_open)
         if contexts is not None:
             contexts[techs_open] = context
+    summary = ReachSummary(st, acts, 0, memo, True)  # what every round's `reach` reads of `st`
     for _ in range(rounds):
         present = enterable(st, taken)
-        r = reach(st, acts, 0, poulnabrone, memo, True, present, techs_open)
+        r = reach(st, acts, 0, poulnabrone, memo, True, present, techs_open, summary)
         if split is not None:
             entry = split_entry(r, split)
             if entry is None:

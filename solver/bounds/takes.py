@@ -43,16 +43,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from solver.bounds.activators import ARTIFACT_CREATE, LEARN, MONUMENT
 from solver.bounds.movers import learns
-from solver.bounds.reachable import (
-    ARTIFACT_CREATE,
-    LEARN,
-    MONUMENT,
-    UNBOUNDED,
-    ReachMemo,
-    in_flight,
-    pending_steps,
-)
+from solver.bounds.reachable import UNBOUNDED, ReachMemo, in_flight, pending_steps
 from solver.engine.cards import ARTIFACT, Card, Step, all_steps
 from solver.engine.frames import (
     D_ARCHIVE,

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from solver.bounds.activators import LOST, Activator
 from solver.bounds.endrules import tier_vp
-from solver.bounds.reachable import LOST, Activator, ReachMemo
+from solver.bounds.reachable import ReachMemo
 from solver.engine import actions as A
 from solver.engine.cards import Card
 from solver.engine.frames import D_LEARN

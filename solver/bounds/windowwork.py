@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from solver.bounds.reachable import lost_needed
+from solver.bounds.activators import lost_needed
 from solver.bounds.takes import steps_take
 from solver.bounds.windowmoves import decline_move, moves_one, self_swap, swap_pending, swaps_self
 from solver.engine.cards import ANY_MONUMENT, Effect, Step, all_steps
