@@ -248,7 +248,7 @@ def test_a_timeline_effect_counts_once_per_timeline_phase_to_come() -> None:
 
 
 def test_the_gains_of_one_run_of_an_effect_by_kind() -> None:
-    """What one run of an effect can bring (`solver.bounds.reachable.step_gains`: Creates that
+    """What one run of an effect can bring (`solver.bounds.activators.step_gains`: Creates that
     may be of a monument, Creates that may be of an artifact, Learns, lost knowledge removed):
     Menhirs of Monteneuf creates a monument, Diquís Stone Spheres an artifact from the hand,
     Ancient Greek an artifact from the cards it sets aside, Teotihuacan learns up to two,
