@@ -9,7 +9,7 @@ worked out once (`TakeContext`) and only the builder cards of each round are cou
 
 from __future__ import annotations
 
-from solver.bounds.reachable import UNBOUNDED, Reach
+from solver.bounds.reachable import UNBOUNDED, Reach, ReachSummary
 from solver.bounds.takes import DRAW_MAX, TakeTable, flight_takes
 from solver.engine.cards import CITY
 from solver.engine.frames import (
@@ -29,12 +29,15 @@ class TakeContext:
     first, for those not learned (`top`: the sums of the largest 0, 1, 2, ...); the sums, per
     Create, Learn and Excavate, of the triggers of the technologies out of the Past (learned
     or not: a technology not learned may be learned); the action choices and Excavates left;
-    what the stack and the chests take (`flight_takes`); the room in the hand; the cities."""
+    what the stack and the chests take (`flight_takes`); the room in the hand; the cities.
+    `reach_summary`: the `ReachSummary` of the action phase that the rounds of
+    `solver.bounds.splitplay.closed_take` read (kept here by the first of them)."""
 
     def __init__(self, st: GameState, table: TakeTable,
                  techs_open: frozenset[int] | None = None) -> None:
         self.st = st
         self.table = table
+        self.reach_summary: ReachSummary | None = None
         past = set(st.past)
         techs = set(st.techs)
         self.past = past

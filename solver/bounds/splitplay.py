@@ -135,7 +135,9 @@ def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[i
         context = TakeContext(st, table, techs_open)
         if contexts is not None:
             contexts[techs_open] = context
-    summary = ReachSummary(st, acts, 0, memo, True)  # what every round's `reach` reads of `st`
+    summary = context.reach_summary  # what every round's `reach` reads of `st`
+    if summary is None:
+        summary = context.reach_summary = ReachSummary(st, acts, 0, memo, True)
     for _ in range(rounds):
         present = enterable(st, taken)
         r = reach(st, acts, 0, poulnabrone, memo, True, present, techs_open, summary)
