@@ -1,10 +1,11 @@
-"""The exact search's per-node work leaves no reference cycles behind.
+"""The searches' inner loops (the exact search's bound and key, NRPA's playouts) leave no
+reference cycles behind.
 
 A cycle is freed only by Python's cycle collector, whose runs are set off by allocations: the
 simple bound's nested functions closed over one another, which left a cycle (and every list,
 set and position it held) per call, ~20 objects a node, and the collector's runs cost the
-search ~8% of its nodes/s (session 45). These tests fail if a bound or the search key makes a
-cycle again."""
+search ~8% of its nodes/s (session 45). These tests fail if a bound, the search key or NRPA
+makes a cycle again."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.rng import Stream
+from solver.search.nrpa import NRPAConfig, nrpa
 from tests.test_turn_takes import line_at_turn
 
 LINES = Path(__file__).resolve().parent.parent / "benchmarks" / "lines" / "session8-t60.jsonl"
@@ -48,6 +50,23 @@ def test_bound_and_search_key_make_no_reference_cycles(index: int, turn: int) ->
         for st in positions:
             game.upper_bound(st)
             game.search_key(st)
+        cycles = gc.collect()
+    finally:
+        if was_on:
+            gc.enable()
+    assert cycles == 0
+
+
+def test_nrpa_playouts_make_no_reference_cycles() -> None:
+    """NRPA's policies, playouts and the prior's choices (the collector keeps to its young
+    generations while it runs on that ground, `solver.search.collector`)."""
+    root = line_at_turn(LINES, 3, 12)
+    game = HeritageGame()
+    was_on = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        nrpa(root, NRPAConfig(level=1, iterations=5, max_nodes=3000, seed=0), game=game)
         cycles = gc.collect()
     finally:
         if was_on:

@@ -6,7 +6,7 @@ traverses the young objects alive at that moment, every tenth such run the middl
 and now and then every object, the transposition table and the bound's memos included, again
 and again as they grow. A search makes no reference cycles in its inner loop
 (`tests/test_bound_cycles.py`), so those full runs find next to nothing to free; an exact
-search from turn 14 (100,000 nodes) ran 1.08x the nodes/s without them (session 45).
+search from turn 14 (100,000 nodes) ran 1.09x the nodes/s without them (session 45).
 
 The young runs go on: cycles made outside the inner loop (the CP-SAT bound builds graphs and
 models) are freed while they are young, as before. Cycles among objects that reached the oldest
