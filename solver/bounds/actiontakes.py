@@ -35,8 +35,6 @@ class TakeContext:
 
     def __init__(self, st: GameState, table: TakeTable,
                  techs_open: frozenset[int] | None = None) -> None:
-        self.st = st
-        self.table = table
         self.reach_summary: ReachSummary | None = None
         past = set(st.past)
         techs = set(st.techs)

@@ -94,7 +94,8 @@ def activators(cards: tuple[Card, ...], pool: frozenset[int]) -> tuple[Activator
     out: list[Activator] = []
     for c in sorted(pool):
         card = cards[c]
-        vanishes = any(s.op == "vanish_if_knowledge" for e in card.effects for s in all_steps(e.steps))
+        vanishes = any(s.op == "vanish_if_knowledge"
+                       for e in card.effects for s in all_steps(e.steps))
         by = {"immediate": NONE, "timeline": NONE, "decline": NONE, "create": NONE,
               "excavate": NONE}
         kind: int | None = None

@@ -297,7 +297,7 @@ class ReachSummary:
             kind = stack[-1][1]
             known_mon += 0 if kind == ARTIFACT else 1
             known_art += 1 if kind is None or kind == ARTIFACT else 0
-        self.actions, self.phases, self.lost_max = actions, phases, lost_max
+        self.actions, self.phases = actions, phases
         self.flight, self.excavates, self.level, self.acts = flight, excavates, level, acts
         self.past, self.techs, self.in_play = past, techs, in_play
         self.being_created, self.known = being_created, (known_mon, known_art)
@@ -318,8 +318,8 @@ def reach(st: GameState, acts: tuple[Activator, ...], declines: int,
     its options: each option counts as being created (its gains once, whether it is created now
     or by a later Create: a card is created once while it stays in play, and a card that can go
     round again leaves the count unbounded), and the Create is not open to the other cards out
-    of play. A builder card in play (Timeline or board) activates as the module says. A builder card out
-    of play (hand, deck, discard pile, being created) activates only once created, and each
+    of play. A builder card in play (Timeline or board) activates as the module says. A builder card
+    out of play (hand, deck, discard pile, being created) activates only once created, and each
     such card takes a Create of its own (of a monument, or of an artifact): so the out-of-play
     cards add at most the sum of their largest contributions, one per Create of their kind
     (each counted as if created now). A technology not yet learned takes a Learn of its own.
@@ -425,7 +425,8 @@ def _gains_of(a: Activator, created: bool, mon: int, art: int,
               times: tuple[int, int, int]) -> Gains:
     """`_split`'s gains of `a` with ``times`` = (Timeline phases, declines, Excavates); not a
     closure there: that would be a reference cycle a call (`solver.search.collector`)."""
-    g = add_gains(add_gains(a.immediate if created else NONE, a.timeline, times[0]), a.decline, times[1])
+    g = add_gains(add_gains(a.immediate if created else NONE, a.timeline, times[0]), a.decline,
+                  times[1])
     if a.on_create != NONE:
         g = add_gains(g, a.on_create, art if a.on_create_kind == ARTIFACT else mon + art)
     if a.on_excavate != NONE:
@@ -467,6 +468,7 @@ def _split(in_play: list[Activator], out_mon: list[Activator], out_art: list[Act
         doubled = DOUBLED
 
     times = (phases, declines, excavations)
+
     def totals(mon: int, art: int, learns: int) -> tuple[int, int, int, int, int]:
         """The `Gains` with these counts, then the technologies' part of the lost removed."""
         total = flight

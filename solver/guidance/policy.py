@@ -142,8 +142,8 @@ def reads_only_options(kind: int, legal: Sequence[int], plan: PlanPrior | None) 
     return kind != D_ACTION or plan is None or plan.empty
 
 
-def factors(st: GameState, legal: Sequence[int], plan: PlanPrior | None = None,
-            ) -> list[float] | None:
+def factors(st: GameState, legal: Sequence[int],
+            plan: PlanPrior | None = None) -> list[float] | None:
     """``exp`` of the prior log-odds of each option of `legal` (`bias`, plus `PlanPrior.bonus`
     on what `plan` names), or None when they are all 0: the factors of `choice`."""
     return choice(st, legal, plan)[1]
