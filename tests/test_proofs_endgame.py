@@ -160,7 +160,7 @@ def with_chests(st: GameState, *under: str) -> GameState:
 def dead(st: GameState, takes: int | None = None) -> bool:
     """`tokens_dead` of `st`, with `takes` cards able to leave the deck (None: not counted)."""
     readers = token_readers(st)
-    return tokens_dead(st, readers, None if takes is None else (lambda _: takes))
+    return tokens_dead(st, readers, None if takes is None else (lambda _st, _key: takes))
 
 
 def optima(st: GameState) -> tuple[float, float]:

@@ -9,6 +9,8 @@ worked out once (`TakeContext`) and only the builder cards of each round are cou
 
 from __future__ import annotations
 
+from typing import Final
+
 from solver.bounds.reachable import UNBOUNDED, Reach, ReachSummary
 from solver.bounds.takes import DRAW_MAX, TakeTable, flight_takes
 from solver.engine.cards import CITY
@@ -21,25 +23,25 @@ from solver.engine.frames import (
 )
 from solver.engine.state import HAND_LIMIT, GameState
 
+#: `TechTakes` kept by what they read (`TakeContext`'s `parts`), at most this many
+TECH_TAKES_KEPT: Final = 4096
 
-class TakeContext:
-    """What `action_takes` reads of a position and of the technologies that may still enter
-    the collection (`techs_open`, None: any), whatever cards enter play: the cards in the Past
-    and in play; each technology's (drawn, looked at, out of hand) when learned, largest
-    first, for those not learned (`top`: the sums of the largest 0, 1, 2, ...); the sums, per
-    Create, Learn and Excavate, of the triggers of the technologies out of the Past (learned
-    or not: a technology not learned may be learned); the action choices and Excavates left;
-    what the stack and the chests take (`flight_takes`); the room in the hand; the cities.
-    `reach_summary`: the `ReachSummary` of the action phase that the rounds of
-    `solver.bounds.splitplay.closed_take` read (kept here by the first of them)."""
+
+class TechTakes:
+    """What `action_takes` reads of the Past, the technologies learned and those that may still
+    enter the collection (`techs_open`, None: any): the cards in the Past; whether an actor out
+    of the Past takes an unbounded count; each technology's (drawn, looked at, out of hand)
+    when learned, for those not learned (`top0`, `top1`, `top2`: the sums of the largest 0, 1,
+    2, ...; `tc` their city draws); the sums, per Create, Learn and Excavate, of the triggers
+    of the technologies out of the Past (learned or not: a technology not learned may be
+    learned). The Past and the collection change only at a decline and a Learn, so positions
+    of one turn share one (`TakeContext`'s `parts`)."""
 
     def __init__(self, st: GameState, table: TakeTable,
                  techs_open: frozenset[int] | None = None) -> None:
-        self.reach_summary: ReachSummary | None = None
         past = set(st.past)
         techs = set(st.techs)
         self.past = past
-        self.in_play = set(st.in_play())
         self.unbounded = False
         t0: list[int] = []
         t1: list[int] = []
@@ -66,6 +68,43 @@ class TakeContext:
         self.top0, self.top1, self.top2 = _prefix(t0), _prefix(t1), _prefix(t2)
         #: `top0` by what a city draw takes less than 10 (filled as asked)
         self.tops: dict[int, list[int]] = {}
+
+
+class TakeContext:
+    """What `action_takes` reads of a position and of the technologies that may still enter
+    the collection (`techs_open`, None: any), whatever cards enter play: its `TechTakes`
+    (their fields, copied here); the cards in play; the action choices and Excavates left;
+    what the stack and the chests take (`flight_takes`); the room in the hand; the cities.
+    `reach_summary`: the `ReachSummary` of the action phase that the rounds of
+    `solver.bounds.splitplay.closed_take` read (kept here by the first of them); `rounds`:
+    those rounds' cards and counts (kept by them)."""
+
+    def __init__(self, st: GameState, table: TakeTable,
+                 techs_open: frozenset[int] | None = None,
+                 parts: dict[tuple[object, ...], TechTakes] | None = None) -> None:
+        """`parts`: the `TechTakes` already worked out, by what they read (one is added when
+        missing; e.g. `ReachMemo.tech_takes`)."""
+        self.reach_summary: ReachSummary | None = None
+        #: the rounds of `closed_take` worked out: by the count taken, the cards that may
+        #: enter play and their `reach` (the same for every split)
+        self.rounds: dict[int, tuple[set[int], Reach]] = {}
+        part: TechTakes | None = None
+        if parts is not None:
+            key = (tuple(st.past), tuple(st.techs), techs_open)
+            part = parts.get(key)
+            if part is None:
+                part = TechTakes(st, table, techs_open)
+                if len(parts) >= TECH_TAKES_KEPT:
+                    parts.clear()
+                parts[key] = part
+        else:
+            part = TechTakes(st, table, techs_open)
+        self.past = part.past
+        self.unbounded = part.unbounded
+        self.tech_sums, self.t0, self.tc = part.tech_sums, part.t0, part.tc
+        self.top0, self.top1, self.top2 = part.top0, part.top1, part.top2
+        self.tops = part.tops
+        self.in_play = set(st.in_play())
         actions = under_way = 0
         for fr in st.stack:
             kind = fr[0]
@@ -77,7 +116,7 @@ class TakeContext:
         self.flight, self.flight_out = flight_takes(st)
         self.room = max(0, HAND_LIMIT - len(st.hand))
         self.cities = -1
-        if any(tc):
+        if any(self.tc):
             book = st.book
             self.cities = sum(1 for c in (*st.monuments(), *st.limbo)
                               if book.kinds[c] == CITY and not book.cards[c].is_tech)

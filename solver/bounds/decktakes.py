@@ -36,8 +36,9 @@ every card out of the Past acting, is the fallback when that one finds no bound.
 
 A builder card acts only once it left the deck (it must be created, or be in play, to act): so
 a card in the deck or the discard pile whose effects dig without bound is left out when the
-count without it cannot reach it (`solver.bounds.takes.may_leave`): until it acts, cards leave the deck only by the
-others' effects, which that count bounds, and it cannot act before it leaves the deck itself.
+count without it cannot reach it (`solver.bounds.takes.may_leave`): until it acts, cards
+leave the deck only by the others' effects, which that count bounds, and it cannot act before
+it leaves the deck itself.
 """
 
 from __future__ import annotations
@@ -76,14 +77,15 @@ class DeckTakes:
                                 or t.action_unbounded)
         return facts, self._cards, self.pool.memo
 
-    def __call__(self, st: GameState) -> int:
+    def __call__(self, st: GameState, position: tuple[object, ...] | None = None) -> int:
         """The most builder cards that can leave the deck from `st` (the last turn, its Timeline
         phase still to form its queue) until that queue is formed: the count of
         `solver.bounds.simple.taken_before_timeline` (only the cards that can enter play by
-        then act), else the count of the module (every card out of the Past acts)."""
+        then act), else the count of the module (every card out of the Past acts).
+        `position`: `st.key()`, when the caller has it."""
         facts, table, memo = self._tables(st)
         if facts.takes is not None:
-            taken = taken_before_timeline(st, facts, facts.takes, memo)
+            taken = taken_before_timeline(st, facts, facts.takes, memo, position)
             if taken < UNBOUNDED:
                 return taken
         return self._every_card(st, facts, table, memo)

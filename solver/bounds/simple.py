@@ -486,7 +486,7 @@ def _in_play_by_the_end(st: GameState, facts: PoolFacts, memo: ReachMemo | None)
 
 
 def taken_before_timeline(st: GameState, facts: PoolFacts, table: TakeTable,
-                          memo: ReachMemo) -> int:
+                          memo: ReachMemo, position: tuple[object, ...] | None = None) -> int:
     """The most builder cards that can leave the deck from `st` until this turn's Timeline
     phase begins (0 once it began), or `UNBOUNDED`: the least count ``taken`` reached from 0
     whose `solver.bounds.actiontakes.action_takes`, with only the builder cards of
@@ -498,10 +498,11 @@ def taken_before_timeline(st: GameState, facts: PoolFacts, table: TakeTable,
     most, and none past the whole deck. The answers are kept in `memo` by the position's exact
     key, in two generations of `TAKEN_KEPT` (when the new one is full it becomes the old one):
     the search key, the bound and the dominance rules ask about one position in turn, and a
-    search meets one position again and again."""
+    search meets one position again and again. `position`: `st.key()`, when the caller has
+    it."""
     if not any(fr[0] == F_TIMELINE_PHASE for fr in st.stack):
         return 0
-    key = st.key()
+    key = st.key() if position is None else position
     known = memo.taken.get(key)
     if known is None:
         known = memo.taken_old.get(key)

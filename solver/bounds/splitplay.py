@@ -132,15 +132,21 @@ def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[i
     taken = 0
     context = contexts.get(techs_open) if contexts is not None else None
     if context is None:  # what every round reads of `st`
-        context = TakeContext(st, table, techs_open)
+        context = TakeContext(st, table, techs_open, memo.tech_takes)
         if contexts is not None:
             contexts[techs_open] = context
     summary = context.reach_summary  # what every round's `reach` reads of `st`
     if summary is None:
         summary = context.reach_summary = ReachSummary(st, acts, 0, memo, True)
+    seen = context.rounds
     for _ in range(rounds):
-        present = enterable(st, taken)
-        r = reach(st, acts, 0, poulnabrone, memo, True, present, techs_open, summary)
+        known = seen.get(taken)
+        if known is None:
+            present = enterable(st, taken)
+            r = reach(st, acts, 0, poulnabrone, memo, True, present, techs_open, summary)
+            seen[taken] = (present, r)
+        else:
+            present, r = known
         if split is not None:
             entry = split_entry(r, split)
             if entry is None:

@@ -55,7 +55,8 @@ from solver.frozen import Frozen
 TOKEN_COUNTERS: Final = frozenset({"tl_tokens", "self.tokens"})
 #: The most builder cards that can still leave the deck from a position in the last turn until
 #: its Timeline phase queues its effects (`solver.bounds.decktakes.DeckTakes`).
-Takes = Callable[[GameState], int]
+#: Called with the position and its `GameState.key()` when the caller has it (None: not).
+Takes = Callable[[GameState, "tuple[object, ...] | None"], int]
 
 
 def last_turn(st: GameState) -> int:
@@ -190,13 +191,15 @@ def _contains(items: tuple[object, ...], card: int) -> bool:
                for item in items)
 
 
-def tokens_dead(st: GameState, readers: TokenReaders, takes: Takes | None = None) -> bool:
+def tokens_dead(st: GameState, readers: TokenReaders, takes: Takes | None = None,
+                position: tuple[object, ...] | None = None) -> bool:
     """True when nothing can read tokens any more (see the module): after the last decline, no
     goal or chest under the board that reads them, no technology not learned whose requirement
     reads them, no end-game score in the Past that reads them, and every other reader either
     in the Past or a Timeline reader after the last Timeline phase has queued its effects
     without it (or, before, one that cannot enter play in time; `takes`: the count of
-    `_may_leave_deck`, none: that test is skipped)."""
+    `_may_leave_deck`, none: that test is skipped; `position`: `st.key()`, when the caller has
+    it)."""
     if not after_last_decline(st):
         return False
     if readers.chests and any(k in readers.chests for k in (*st.goal_chests, *st.chests_under)):
@@ -225,7 +228,7 @@ def tokens_dead(st: GameState, readers: TokenReaders, takes: Takes | None = None
                     continue
                 if takes is not None:
                     if taken < 0:
-                        taken = takes(st)
+                        taken = takes(st, position)
                     if not _may_leave_deck(st, c, taken):
                         continue
             return False
@@ -323,7 +326,7 @@ def search_key(st: GameState, readers: TokenReaders,
       cards in each instead of the cards.
     """
     key = st.key()
-    tokens = () if tokens_dead(st, readers, takes) else key[KEY_TOKENS]
+    tokens = () if tokens_dead(st, readers, takes, key) else key[KEY_TOKENS]
     if alike:
         cards: tuple[object, ...] = (len(st.hand), len(st.deck), len(st.discard))
     else:
