@@ -272,7 +272,7 @@ def simple_upper_bound(st: GameState, facts: PoolFacts | None = None,
 
             def own_first(e: Entry, learnable: frozenset[int] | None) -> set[int] | None:
                 assert table is not None
-                return first_cards(st, table, e, learnable)
+                return first_cards(st, table, e, learnable, split_memo, contexts)
 
             answer = split_answer if split_answer is not None else own_answer
             first = first_answer if split_answer is not None else own_first

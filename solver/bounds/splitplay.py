@@ -130,11 +130,7 @@ def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[i
     collection (the others never act). `contexts`: the `TakeContext`s of `st` already worked
     out, by `techs_open` (one is added when missing)."""
     taken = 0
-    context = contexts.get(techs_open) if contexts is not None else None
-    if context is None:  # what every round reads of `st`
-        context = TakeContext(st, table, techs_open, memo.tech_takes)
-        if contexts is not None:
-            contexts[techs_open] = context
+    context = take_context(st, table, techs_open, memo, contexts)  # what every round reads
     summary = context.reach_summary  # what every round's `reach` reads of `st`
     if summary is None:
         summary = context.reach_summary = ReachSummary(st, acts, 0, memo, True)
@@ -159,6 +155,19 @@ def closed_take(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[i
             return UNBOUNDED
         taken = more
     return UNBOUNDED
+
+
+def take_context(st: GameState, table: TakeTable, techs_open: frozenset[int] | None,
+                 memo: ReachMemo, contexts: Contexts | None = None) -> TakeContext:
+    """The `TakeContext` of `st`, `table` and `techs_open`: the one in `contexts` (by
+    `techs_open`), else a new one (added to `contexts`), its technologies' part from
+    `memo`."""
+    context = contexts.get(techs_open) if contexts is not None else None
+    if context is None:
+        context = TakeContext(st, table, techs_open, memo.tech_takes)
+        if contexts is not None:
+            contexts[techs_open] = context
+    return context
 
 
 def split_taken(st: GameState, acts: tuple[Activator, ...], poulnabrone: tuple[int, ...],
@@ -313,15 +322,18 @@ def no_create(e: Entry) -> Reach:
 
 
 def first_cards(st: GameState, table: TakeTable, e: Entry,
-                techs_open: frozenset[int] | None) -> set[int] | None:
+                techs_open: frozenset[int] | None, memo: ReachMemo | None = None,
+                contexts: Contexts | None = None) -> set[int] | None:
     """In the last turn's action phase, on the lines of entry `e`: the builder cards that may
     be in play, in the hand or between zones before the first Create (see the module: until
     then only the cards in play or between zones act, and at most `action_takes` of the
     split's Learns and other actions leave the deck), or None where the deck may run out.
-    `techs_open`: the technologies that may still enter the collection (None: any)."""
+    `techs_open`: the technologies that may still enter the collection (None: any). `memo`,
+    `contexts`: as `closed_take`'s (they only save work)."""
     before = set(st.in_play())
     before.update(st.limbo)
-    taken = action_takes(st, table, no_create(e), before, None, techs_open)
+    context = None if memo is None else take_context(st, table, techs_open, memo, contexts)
+    taken = action_takes(st, table, no_create(e), before, None, techs_open, context)
     if taken >= len(st.deck):
         return None  # the discard pile may come back
     return enterable(st, taken)

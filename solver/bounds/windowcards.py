@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from solver.bounds.actiontakes import action_takes
+from solver.bounds.actiontakes import TakeContext, action_takes
 from solver.bounds.poolfacts import PoolFacts
-from solver.bounds.reachable import ReachMemo, reach
+from solver.bounds.reachable import ReachMemo, ReachSummary, reach
 from solver.bounds.simple import TAKE_ROUNDS
 from solver.bounds.splitplay import Entry, Split, SplitCards, no_create, one_split, split_entry
 from solver.bounds.takes import enters_after_actions
@@ -90,18 +90,23 @@ def _present_for_all(w: Window, start: GameState, st: GameState, facts: PoolFact
     base = held(w, st)
     deck = st.deck
     taken = 0
+    # what every round reads of `start`
+    context = TakeContext(start, table, learnable, memo.tech_takes)
+    summary = ReachSummary(start, facts.activators, 0, memo, True)
     for _ in range(TAKE_ROUNDS):
         depth = w.draws + taken
         if depth >= len(deck):
             return None
         present = base | set(deck[len(deck) - depth:]) if depth else set(base)
-        r = reach(start, facts.activators, 0, facts.poulnabrone, memo, True, present, learnable)
+        r = reach(start, facts.activators, 0, facts.poulnabrone, memo, True, present, learnable,
+                  summary)
         if split is not None:
             entry = split_entry(r, split)
             if entry is None:
                 return None
             r = one_split(entry)
-        more = action_takes(start, table, r, present, HAND_LIMIT - w.hand_least, learnable)
+        more = action_takes(start, table, r, present, HAND_LIMIT - w.hand_least, learnable,
+                            context)
         if more <= taken:
             if enters_after_actions(start, table, present, memo):
                 return None
@@ -160,7 +165,8 @@ class SplitAnswers:
         before.update(start.limbo)
         before.update(self.st.limbo)
         taken = action_takes(start, table, no_create(e), before,
-                             HAND_LIMIT - self.w.hand_least, learnable)
+                             HAND_LIMIT - self.w.hand_least, learnable,
+                             TakeContext(start, table, learnable, self.memo.tech_takes))
         depth = self.w.draws + taken
         deck = self.st.deck
         if depth >= len(deck):
