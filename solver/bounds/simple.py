@@ -319,6 +319,9 @@ class _OpenRows:
         # reads more)
         self.joint_techs: dict[tuple[int, bool, tuple[bool, bool], frozenset[int] | None],
                                int | None] = {}
+        #: `rest`'s answers by its arguments (`largest` asks again across calls)
+        self.rests: dict[tuple[int, int, int, int, tuple[bool, bool], frozenset[int] | None],
+                         int] = {}
 
     def learnable(self, kinds: tuple[bool, bool], only: frozenset[int] | None = None
                   ) -> tuple[set[int] | None, list[int]]:
@@ -359,7 +362,16 @@ class _OpenRows:
              kinds: tuple[bool, bool] = ALL_KINDS, only: frozenset[int] | None = None) -> int:
         """The rows that depend on the Learns, Creates and removals still reachable (of
         which `tech_lost` by the technologies' own effects), on lines that create monuments,
-        artifacts as `kinds` allows."""
+        artifacts as `kinds` allows (worked out once per arguments)."""
+        key = (learns_left, creates, lost_removed, tech_lost, kinds, only)
+        known = self.rests.get(key)
+        if known is None:
+            known = self.rests[key] = self._rest(*key)
+        return known
+
+    def _rest(self, learns_left: int, creates: int, lost_removed: int, tech_lost: int,
+              kinds: tuple[bool, bool], only: frozenset[int] | None) -> int:
+        """`rest` worked out."""
         st, phases, declines = self.st, self.phases, self.declines
         facts, cards = self.facts, self.st.book.cards
         tech_vps = self.learnable(kinds, only)[1]
