@@ -37,6 +37,9 @@ class HeritageGame:
                  plan: policy.PlanPrior | None = None) -> None:
         self.bound: Bound = bound if bound is not None else SimpleBound()
         self.has_prior = prior
+        #: the key, the dominance rules and the game's end-game counts make no cycles; the
+        #: bound says for itself (`Bound.cycle_free`)
+        self.cycle_free = self.bound.cycle_free
         # which deep cards can still enter play (`solver.bounds.decktakes`), sharing the
         # bound's pool facts and memo (both ask about the same positions)
         takes = DeckTakes(self.bound.pool)

@@ -118,6 +118,7 @@ class _Sliced(PlainGame[GameState]):
         self.game = game
         self.until = until
         self.simple = SimpleBound()
+        self.cycle_free = game.cycle_free and self.simple.cycle_free
 
     def upper_bound(self, state: GameState) -> float:
         if time.monotonic() >= self.until:

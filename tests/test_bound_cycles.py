@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from solver.bounds.bound import make_bound
 from solver.engine.state import GameState
 from solver.game import HeritageGame
 from solver.rng import Stream
+from solver.search.exhaustive import SearchConfig, search
 from solver.search.nrpa import NRPAConfig, nrpa
 from tests.test_turn_takes import line_at_turn
 
@@ -72,3 +74,28 @@ def test_nrpa_playouts_make_no_reference_cycles() -> None:
         if was_on:
             gc.enable()
     assert cycles == 0
+
+
+@pytest.mark.parametrize(("index", "turn"), [(0, 15), (11, 15), (5, 14)])
+def test_the_exact_search_with_the_simple_bound_makes_no_reference_cycles(
+        index: int, turn: int) -> None:
+    """The promise behind `HeritageGame.cycle_free` (the exact search pauses the collector with
+    the simple bound, `solver.search.collector`): the whole search, its key, bound, move
+    ordering, dominance rules and table, leaves nothing for the collector."""
+    root = line_at_turn(LINES, index, turn)
+    game = HeritageGame()
+    assert game.cycle_free
+    gc.collect()
+    result = search(root, SearchConfig(max_nodes=1500), order=game.order(root, []), game=game)
+    assert result.nodes > 100
+    assert gc.isenabled()  # the search gave the collector back
+    gc.disable()
+    try:
+        cycles = gc.collect()
+    finally:
+        gc.enable()
+    assert cycles == 0
+
+
+def test_the_cpsat_bound_says_it_makes_cycles() -> None:
+    assert not HeritageGame(bound=make_bound("cpsat")).cycle_free

@@ -1,6 +1,5 @@
-"""The cycle collector kept to its young generations while a search runs
-(`solver.search.collector`): the thresholds inside and after the block, and a search that sees
-them."""
+"""The cycle collector while a search runs (`solver.search.collector`): paused, or kept to its
+young generations; the collector inside and after each block, and searches that see it."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from solver.engine.state import GameState
-from solver.search.collector import NO_FULL_RUNS, young_collections_only
+from solver.search.collector import NO_FULL_RUNS, collector_paused, young_collections_only
 from solver.search.exhaustive import SearchConfig, search
 from solver.search.nrpa import NRPAConfig, nrpa
 from solver.search.protocol import PlainGame
@@ -35,6 +34,36 @@ def test_thresholds_back_when_the_block_raises() -> None:
     assert gc.get_threshold() == before
 
 
+def test_paused_inside_and_back_after() -> None:
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # a nested block changes nothing
+    assert gc.isenabled()
+    with pytest.raises(KeyError), collector_paused():
+        raise KeyError("stop")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # as it was
+    finally:
+        gc.enable()
+
+
+def test_what_a_paused_block_allocated_is_not_young_after_it() -> None:
+    """Else the first young run after the block would traverse all of it."""
+    gc.collect()
+    with collector_paused():
+        kept = [[i] for i in range(50_000)]
+        assert gc.get_count()[0] >= 50_000
+    assert gc.get_count()[0] < 1_000
+    assert len(kept) == 50_000
+
+
 class _Watching(PlainGame[GameState]):
     """No bound; notes the oldest generation's threshold at every node the search bounds."""
 
@@ -47,6 +76,7 @@ class _Watching(PlainGame[GameState]):
 
 
 def test_the_exact_search_runs_without_full_collections() -> None:
+    """`PlainGame` makes no promise about cycles (a subclass may make them): young runs go on."""
     before = gc.get_threshold()
     st = position(hand=["C6"], timeline={2: ["C3"]}, past=["C4"], time_space=1,
                   time_visits=2, turn=16, deck_top=["C7", "C8"], tiles=[None] * 9)
@@ -55,6 +85,30 @@ def test_the_exact_search_runs_without_full_collections() -> None:
     assert result.nodes > 1
     assert game.seen == {NO_FULL_RUNS}
     assert gc.get_threshold() == before
+
+
+class _CycleFree(_Watching):
+    """Promises its hooks make no cycles; notes whether the collector runs at each bound."""
+
+    cycle_free = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.enabled: set[bool] = set()
+
+    def upper_bound(self, state: GameState) -> float:
+        self.enabled.add(gc.isenabled())
+        return float("inf")
+
+
+def test_the_exact_search_pauses_the_collector_for_cycle_free_hooks() -> None:
+    st = position(hand=["C6"], timeline={2: ["C3"]}, past=["C4"], time_space=1,
+                  time_visits=2, turn=16, deck_top=["C7", "C8"], tiles=[None] * 9)
+    game = _CycleFree()
+    result = search(st, SearchConfig(max_nodes=200), game=game)
+    assert result.nodes > 1
+    assert game.enabled == {False}
+    assert gc.isenabled()
 
 
 class _WatchingChoices(PlainGame[GameState]):

@@ -42,6 +42,7 @@ class Reversing:
     hints are; wraps: compiled classes cannot be subclassed by interpreted code)."""
 
     name = "reversing"
+    cycle_free = True
 
     def __init__(self) -> None:
         self.inner = SimpleBound()

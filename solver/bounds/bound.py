@@ -24,6 +24,8 @@ class Bound(Protocol):
     """What a solve asks of its bound."""
 
     name: str
+    #: True when `upper_bound` makes no reference cycles (`solver.search.collector`)
+    cycle_free: bool
     #: the pool facts and their memo, shared with the game's other end-game counts
     #: (`solver.bounds.decktakes.DeckTakes` asks about the same positions)
     pool: PoolFactsCache
@@ -59,6 +61,7 @@ class SimpleBound:
     it is asked about kept between calls (a search asks about one game); no plan."""
 
     name = "simple"
+    cycle_free = True  # `tests/test_bound_cycles.py`
 
     def __init__(self, gate: SimpleGatePolicy | None = None) -> None:
         self.pool = PoolFactsCache()

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Final, Generic, TypeAlias, TypeVar
 
 from solver.frozen import Frozen
-from solver.search.collector import young_collections_only
+from solver.search.collector import collector_paused, young_collections_only
 from solver.search.protocol import Game, PlainGame, PuzzleState
 from solver.search.status import Status, search_status
 from solver.search.tt import MB, TranspositionTable, TTEntry
@@ -144,6 +144,7 @@ class _Search(Generic[S]):
         self.deadline = (None if config.max_seconds is None
                          else self.start + config.max_seconds)
         self.stop = config.should_stop
+        self.cycle_free = game.cycle_free  # the collector paused (`solver.search.collector`)
 
     def _stopped(self) -> bool:
         """Whether the time is up or a stop was asked (looked at every node)."""
@@ -307,7 +308,7 @@ def search_each(
         run.found, run.found_value, run.best_line, run.path = False, NEG_INF, [], []
         before, hits = run.nodes, run.tt_hits
         try:
-            with young_collections_only():
+            with collector_paused() if run.cycle_free else young_collections_only():
                 run.visit(root)
             complete = True
         except _NodeLimitReachedError:

@@ -79,6 +79,9 @@ class Game(Protocol[S_contra]):
 
     #: True when `policy_bias` is a real prior (NRPA then adds it to its weights, GNRPA).
     has_prior: bool
+    #: True when the hooks the exact search asks make no reference cycles: the search then
+    #: pauses the cycle collector (`solver.search.collector`); False: it keeps to young runs.
+    cycle_free: bool
 
     def upper_bound(self, state: S_contra) -> float:
         """An admissible bound: no terminal reachable from `state` has a larger `value()`;
@@ -126,6 +129,7 @@ class PlainGame(Generic[S]):
     """The neutral hooks: no bound, the exact key, the action as its own code, no prior."""
 
     has_prior = False
+    cycle_free = False  # a subclass's hooks may make cycles: only one that knows says True
 
     def upper_bound(self, state: S) -> float:
         return math.inf
