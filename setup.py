@@ -48,6 +48,7 @@ COMPILED = (
     "solver/bounds/movers.py",
     "solver/bounds/takes.py",
     "solver/bounds/actiontakes.py",
+    "solver/bounds/techtakes.py",
     "solver/bounds/techrow.py",
     "solver/bounds/splitplay.py",
     "solver/bounds/window.py",

@@ -9,10 +9,9 @@ worked out once (`TakeContext`) and only the builder cards of each round are cou
 
 from __future__ import annotations
 
-from typing import Final
-
 from solver.bounds.reachable import UNBOUNDED, Reach, ReachSummary
 from solver.bounds.takes import DRAW_MAX, TakeTable, flight_takes
+from solver.bounds.techtakes import TECH_TAKES_KEPT, TechTakes, prefix_sums
 from solver.engine.cards import CITY
 from solver.engine.frames import (
     D_ACTION,
@@ -22,52 +21,6 @@ from solver.engine.frames import (
     F_EXCAVATE_TRIGGERS,
 )
 from solver.engine.state import HAND_LIMIT, GameState
-
-#: `TechTakes` kept by what they read (`TakeContext`'s `parts`), at most this many
-TECH_TAKES_KEPT: Final = 4096
-
-
-class TechTakes:
-    """What `action_takes` reads of the Past, the technologies learned and those that may still
-    enter the collection (`techs_open`, None: any): the cards in the Past; whether an actor out
-    of the Past takes an unbounded count; each technology's (drawn, looked at, out of hand)
-    when learned, for those not learned (`top0`, `top1`, `top2`: the sums of the largest 0, 1,
-    2, ...; `tc` their city draws); the sums, per Create, Learn and Excavate, of the triggers
-    of the technologies out of the Past (learned or not: a technology not learned may be
-    learned). The Past and the collection change only at a decline and a Learn, so positions
-    of one turn share one (`TakeContext`'s `parts`)."""
-
-    def __init__(self, st: GameState, table: TakeTable,
-                 techs_open: frozenset[int] | None = None) -> None:
-        past = set(st.past)
-        techs = set(st.techs)
-        self.past = past
-        self.unbounded = False
-        t0: list[int] = []
-        t1: list[int] = []
-        t2: list[int] = []
-        tc: list[int] = []  # the city draws of each of t0
-        sums = [0] * 9  # (drawn, looked at, out) on a Create, on a Learn, on an Excavate
-        for a in table.actors:
-            c = a[0]
-            if c in past or not a[1]:
-                continue
-            if c not in techs:
-                if techs_open is not None and c not in techs_open:
-                    continue
-                t0.append(a[3])
-                t1.append(a[4])
-                t2.append(a[5])
-                tc.append(a[15])
-            if a[2]:
-                self.unbounded = True
-            for k in range(9):
-                sums[k] += a[6 + k]
-        self.tech_sums = sums
-        self.t0, self.tc = t0, tc
-        self.top0, self.top1, self.top2 = _prefix(t0), _prefix(t1), _prefix(t2)
-        #: `top0` by what a city draw takes less than 10 (filled as asked)
-        self.tops: dict[int, list[int]] = {}
 
 
 class TakeContext:
@@ -93,12 +46,12 @@ class TakeContext:
             key = (tuple(st.past), tuple(st.techs), techs_open)
             part = parts.get(key)
             if part is None:
-                part = TechTakes(st, table, techs_open)
+                part = TechTakes(st, table.actors, techs_open)
                 if len(parts) >= TECH_TAKES_KEPT:
                     parts.clear()
                 parts[key] = part
         else:
-            part = TechTakes(st, table, techs_open)
+            part = TechTakes(st, table.actors, techs_open)
         self.past = part.past
         self.unbounded = part.unbounded
         self.tech_sums, self.t0, self.tc = part.tech_sums, part.t0, part.tc
@@ -125,7 +78,7 @@ class TakeContext:
         """`top0` with each technology's draws less its city draws times `cut`."""
         top = self.tops.get(cut)
         if top is None:
-            top = _prefix([v - n * cut for v, n in zip(self.t0, self.tc, strict=True)])
+            top = prefix_sums([v - n * cut for v, n in zip(self.t0, self.tc, strict=True)])
             self.tops[cut] = top
         return top
 
@@ -209,11 +162,3 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
                + creates * (i2 + c2) + learns * l2 + top2[k] + digs * x2)
         best = max(best, min(drawn, room + out) + looked + flight)
     return min(best, UNBOUNDED)
-
-
-def _prefix(values: list[int]) -> list[int]:
-    """The sums of the 0, 1, 2, ... largest of `values`."""
-    out = [0]
-    for v in sorted(values, reverse=True):
-        out.append(out[-1] + v)
-    return out

@@ -41,7 +41,7 @@ never resolve again, and its gains are left out (`reach`'s ``lost_max``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from solver.bounds.activators import (
     ARTIFACT_CREATE,
@@ -56,6 +56,7 @@ from solver.bounds.activators import (
     step_gains,
     with_gated,
 )
+from solver.bounds.techtakes import TechTakes
 from solver.engine import actions as A
 from solver.engine.cards import ARTIFACT, Step
 from solver.engine.frames import (
@@ -82,9 +83,6 @@ from solver.engine.frames import (
 from solver.engine.setup import turns_for
 from solver.engine.state import CHEST_BASE, GameState
 from solver.frozen import Frozen
-
-if TYPE_CHECKING:  # actiontakes imports this module
-    from solver.bounds.actiontakes import TechTakes
 
 UNBOUNDED: Final = 1_000_000
 POULNABRONE_PAST: Final = 11
@@ -138,7 +136,7 @@ class ReachMemo:
         self.present: dict[tuple[object, ...], tuple[frozenset[int], int] | None] = {}
         #: `solver.bounds.techjoint.few_learns`' answers, by what they read of a position
         self.tech_rows: dict[tuple[object, ...], int | None] = {}
-        #: `solver.bounds.actiontakes.TechTakes`, by what they read (`TakeContext`'s `parts`)
+        #: `TechTakes`, by what they read (`solver.bounds.actiontakes.TakeContext`'s `parts`)
         self.tech_takes: dict[tuple[object, ...], TechTakes] = {}
 
     def gains(self, steps: tuple[Step, ...]) -> Gains:
