@@ -52,6 +52,8 @@ class WithoutRule5:
     """The game's hooks with the dominance rules but Rule 5 and with the key naming the cards
     (wraps a `HeritageGame`: compiled classes cannot be subclassed by interpreted code)."""
 
+    cycle_free = True  # the hooks of a `HeritageGame` with the simple bound
+
     def __init__(self) -> None:
         self.inner = HeritageGame()
         self.dominance = Dominance(self.inner.readers.takes)
