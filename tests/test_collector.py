@@ -16,6 +16,12 @@ from solver.search.protocol import PlainGame
 from tests.builder import position
 
 
+def _last_turn() -> GameState:
+    """A small last-turn position: a few hundred nodes to its end."""
+    return position(hand=["C6"], timeline={2: ["C3"]}, past=["C4"], time_space=1,
+                    time_visits=2, turn=16, deck_top=["C7", "C8"], tiles=[None] * 9)
+
+
 def test_no_full_runs_inside_and_thresholds_back_after() -> None:
     before = gc.get_threshold()
     with young_collections_only():
@@ -78,8 +84,7 @@ class _Watching(PlainGame[GameState]):
 def test_the_exact_search_runs_without_full_collections() -> None:
     """`PlainGame` makes no promise about cycles (a subclass may make them): young runs go on."""
     before = gc.get_threshold()
-    st = position(hand=["C6"], timeline={2: ["C3"]}, past=["C4"], time_space=1,
-                  time_visits=2, turn=16, deck_top=["C7", "C8"], tiles=[None] * 9)
+    st = _last_turn()
     game = _Watching()
     result = search(st, SearchConfig(max_nodes=200), game=game)
     assert result.nodes > 1
@@ -102,8 +107,7 @@ class _CycleFree(_Watching):
 
 
 def test_the_exact_search_pauses_the_collector_for_cycle_free_hooks() -> None:
-    st = position(hand=["C6"], timeline={2: ["C3"]}, past=["C4"], time_space=1,
-                  time_visits=2, turn=16, deck_top=["C7", "C8"], tiles=[None] * 9)
+    st = _last_turn()
     game = _CycleFree()
     result = search(st, SearchConfig(max_nodes=200), game=game)
     assert result.nodes > 1
@@ -124,8 +128,7 @@ class _WatchingChoices(PlainGame[GameState]):
 
 def test_nrpa_runs_without_full_collections() -> None:
     before = gc.get_threshold()
-    st = position(hand=["C6"], timeline={2: ["C3"]}, past=["C4"], time_space=1,
-                  time_visits=2, turn=16, deck_top=["C7", "C8"], tiles=[None] * 9)
+    st = _last_turn()
     game = _WatchingChoices()
     nrpa(st, NRPAConfig(level=1, iterations=3, max_nodes=60), game=game)
     assert game.seen == {NO_FULL_RUNS}
