@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from solver.bounds.reachable import UNBOUNDED, Reach, ReachSummary
 from solver.bounds.takes import DRAW_MAX, TakeTable, flight_takes
-from solver.bounds.techtakes import TECH_TAKES_KEPT, TechTakes, prefix_sums
+from solver.bounds.techtakes import TechTakes, tech_takes
 from solver.engine.cards import CITY
 from solver.engine.frames import (
     D_ACTION,
@@ -26,8 +26,8 @@ from solver.engine.state import HAND_LIMIT, GameState
 class TakeContext:
     """What `action_takes` reads of a position and of the technologies that may still enter
     the collection (`techs_open`, None: any), whatever cards enter play: its `TechTakes`
-    (their fields, copied here); the cards in play; the action choices and Excavates left;
-    what the stack and the chests take (`flight_takes`); the room in the hand; the cities.
+    (`tech`); the cards in play; the action choices and Excavates left; what the stack and the
+    chests take (`flight_takes`); the room in the hand; the cities.
     `reach_summary`: the `ReachSummary` of the action phase that the rounds of
     `solver.bounds.splitplay.closed_take` read (kept here by the first of them); `rounds`:
     those rounds' cards and counts (kept by them)."""
@@ -35,28 +35,13 @@ class TakeContext:
     def __init__(self, st: GameState, table: TakeTable,
                  techs_open: frozenset[int] | None = None,
                  parts: dict[tuple[object, ...], TechTakes] | None = None) -> None:
-        """`parts`: the `TechTakes` already worked out, by what they read (one is added when
-        missing; e.g. `ReachMemo.tech_takes`)."""
+        """`parts`: the `TechTakes` already worked out (`tech_takes`; e.g.
+        `ReachMemo.tech_takes`)."""
         self.reach_summary: ReachSummary | None = None
         #: the rounds of `closed_take` worked out: by the count taken, the cards that may
         #: enter play and their `reach` (the same for every split)
         self.rounds: dict[int, tuple[set[int], Reach]] = {}
-        part: TechTakes | None = None
-        if parts is not None:
-            key = (tuple(st.past), tuple(st.techs), techs_open)
-            part = parts.get(key)
-            if part is None:
-                part = TechTakes(st, table.actors, techs_open)
-                if len(parts) >= TECH_TAKES_KEPT:
-                    parts.clear()
-                parts[key] = part
-        else:
-            part = TechTakes(st, table.actors, techs_open)
-        self.past = part.past
-        self.unbounded = part.unbounded
-        self.tech_sums, self.t0, self.tc = part.tech_sums, part.t0, part.tc
-        self.top0, self.top1, self.top2 = part.top0, part.top1, part.top2
-        self.tops = part.tops
+        self.tech = tech_takes(st, table.actors, techs_open, parts)
         self.in_play = set(st.in_play())
         actions = under_way = 0
         for fr in st.stack:
@@ -69,18 +54,10 @@ class TakeContext:
         self.flight, self.flight_out = flight_takes(st)
         self.room = max(0, HAND_LIMIT - len(st.hand))
         self.cities = -1
-        if any(self.tc):
+        if any(self.tech.tc):
             book = st.book
             self.cities = sum(1 for c in (*st.monuments(), *st.limbo)
                               if book.kinds[c] == CITY and not book.cards[c].is_tech)
-
-    def top_less(self, cut: int) -> list[int]:
-        """`top0` with each technology's draws less its city draws times `cut`."""
-        top = self.tops.get(cut)
-        if top is None:
-            top = prefix_sums([v - n * cut for v, n in zip(self.t0, self.tc, strict=True)])
-            self.tops[cut] = top
-        return top
 
 
 def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
@@ -110,16 +87,17 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
     if max(r.creates, r.art_creates, r.learns) >= UNBOUNDED:
         return UNBOUNDED
     ctx = context if context is not None else TakeContext(st, table, techs_open)
-    if ctx.unbounded or ctx.flight >= UNBOUNDED:
+    tech = ctx.tech
+    if tech.unbounded or ctx.flight >= UNBOUNDED:
         return UNBOUNDED
-    past, in_play = ctx.past, ctx.in_play
+    past, in_play = tech.past, ctx.in_play
     outs = table.create_out
     create_out = 0
     for c in present:
         if 0 <= c < len(outs) and c not in in_play and outs[c] > create_out:
             create_out = outs[c]
     i0 = i1 = i2 = 0
-    c0, c1, c2, l0, l1, l2, x0, x1, x2 = ctx.tech_sums
+    c0, c1, c2, l0, l1, l2, x0, x1, x2 = tech.tech_sums
     for a in table.actors:
         c = a[0]
         if a[1] or c in past or c not in present:
@@ -136,7 +114,7 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
         x0 += a[12]
         x1 += a[13]
         x2 += a[14]
-    top0, top1, top2 = ctx.top0, ctx.top1, ctx.top2
+    top0, top1, top2 = tech.top0, tech.top1, tech.top2
     actions, under_way = ctx.actions, ctx.under_way
     flight, flight_out = ctx.flight, ctx.flight_out
     if room is None:
@@ -153,9 +131,9 @@ def action_takes(st: GameState, table: TakeTable, r: Reach, present: set[int],
     best = 0
     for creates, learns, archives, digs, mon in cases:
         digs += under_way
-        k = min(learns, len(ctx.t0))
+        k = min(learns, len(tech.t0))
         if cities >= 0:
-            top0 = ctx.top_less(DRAW_MAX - min(DRAW_MAX, cities + mon))
+            top0 = tech.top_less(DRAW_MAX - min(DRAW_MAX, cities + mon))
         drawn = DRAW_MAX * digs + creates * (i0 + c0) + learns * l0 + top0[k] + digs * x0
         looked = creates * (i1 + c1) + learns * l1 + top1[k] + digs * x1
         out = (HAND_LIMIT * archives + creates * create_out + flight_out

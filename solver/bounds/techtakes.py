@@ -10,8 +10,7 @@ from typing import Final
 
 from solver.engine.state import GameState
 
-#: `TechTakes` kept by what they read (`solver.bounds.actiontakes.TakeContext`'s `parts`), at
-#: most this many
+#: The most `TechTakes` a memo keeps (`tech_takes`)
 TECH_TAKES_KEPT: Final = 4096
 
 
@@ -23,7 +22,7 @@ class TechTakes:
     2, ...; `tc` their city draws); the sums, per Create, Learn and Excavate, of the triggers
     of the technologies out of the Past (learned or not: a technology not learned may be
     learned). The Past and the collection change only at a decline and a Learn, so positions
-    of one turn share one (`solver.bounds.actiontakes.TakeContext`'s `parts`)."""
+    of one turn share one (`tech_takes`)."""
 
     def __init__(self, st: GameState, actors: tuple[tuple[int, ...], ...],
                  techs_open: frozenset[int] | None = None) -> None:
@@ -55,8 +54,33 @@ class TechTakes:
         self.tech_sums = sums
         self.t0, self.tc = t0, tc
         self.top0, self.top1, self.top2 = prefix_sums(t0), prefix_sums(t1), prefix_sums(t2)
-        #: `top0` by what a city draw takes less than 10 (filled as asked)
+        #: `top0` by what a city draw takes less than 10 (filled as asked, `top_less`)
         self.tops: dict[int, list[int]] = {}
+
+    def top_less(self, cut: int) -> list[int]:
+        """`top0` with each technology's draws less its city draws times `cut`."""
+        top = self.tops.get(cut)
+        if top is None:
+            top = prefix_sums([v - n * cut for v, n in zip(self.t0, self.tc, strict=True)])
+            self.tops[cut] = top
+        return top
+
+
+def tech_takes(st: GameState, actors: tuple[tuple[int, ...], ...],
+               techs_open: frozenset[int] | None,
+               kept: dict[tuple[object, ...], TechTakes] | None = None) -> TechTakes:
+    """The `TechTakes` of `st`: the one in `kept` for its Past, collection and `techs_open`,
+    else a new one (added to `kept`, which holds at most `TECH_TAKES_KEPT`)."""
+    if kept is None:
+        return TechTakes(st, actors, techs_open)
+    key = (tuple(st.past), tuple(st.techs), techs_open)
+    part = kept.get(key)
+    if part is None:
+        part = TechTakes(st, actors, techs_open)
+        if len(kept) >= TECH_TAKES_KEPT:
+            kept.clear()
+        kept[key] = part
+    return part
 
 
 def prefix_sums(values: list[int]) -> list[int]:
