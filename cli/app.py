@@ -19,6 +19,7 @@ import typer
 from typer.core import TyperCommand
 
 from cli.errors import OneLineGroup
+from cli.helpview import tidy_help
 
 
 @dataclass(frozen=True)
@@ -32,16 +33,17 @@ class Command:
     group: bool = False
 
     def load(self) -> Any:
-        """The command as Click runs it (its module is imported now)."""
+        """The command as Click runs it (its module is imported now), its help tidied
+        (`cli.helpview`)."""
         module, attr = self.target.split(":")
         obj = getattr(importlib.import_module(module), attr)  # lazy: start-up time (see above)
         if self.group:
             group = typer.main.get_group(obj)
             group.name = self.name
-            return group
+            return tidy_help(group)
         single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
         single.command(self.name, help=self.help)(obj)
-        return typer.main.get_command(single)
+        return tidy_help(typer.main.get_command(single))
 
 
 COMMANDS = (

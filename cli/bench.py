@@ -34,7 +34,7 @@ from benchmarks.run import (
 )
 from benchmarks.suite import DEFAULT_SUITE, load_suite
 from cli.common import Output, domain_errors, fail, note
-from cli.options import SEED_MAX
+from cli.options import check_seed
 
 #: The longest budget per instance and solver (a day).
 MAX_BUDGET = 86_400.0
@@ -85,7 +85,7 @@ def bench_command(
         "--subset", metavar="NAME", help="A named subset of the suite: smoke, core6.")] = None,
     instance: Annotated[list[str] | None, typer.Option(
         "--instance", metavar="ID", help="An instance id, e.g. t1-h2-s0 (repeatable).")] = None,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX,
+    seed: Annotated[int, typer.Option("--seed", metavar="SEED", callback=check_seed,
                                       help="Seed of every solver's randomness.")] = 0,
     engine_games: Annotated[int | None, typer.Option(
         "--engine-games", metavar="N", min=0, max=1_000_000, help="Random games of the engine throughput figure "

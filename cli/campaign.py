@@ -31,7 +31,6 @@ from cli.common import (
 )
 from cli.lineview import print_goals, print_score
 from cli.options import (
-    SEED_MAX,
     SOLVE_BOUND,
     BoundOption,
     CardsOption,
@@ -48,6 +47,7 @@ from cli.options import (
     TimeLimitOption,
     ViewOptions,
     WorkersOption,
+    check_seed,
 )
 from cli.play import play_random
 from cli.solve import solve_position
@@ -108,7 +108,7 @@ def _show(c: C.Campaign, out: Output) -> None:
 @domain_errors
 def new_command(
     path: CampaignFile,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX,
+    seed: Annotated[int, typer.Option("--seed", metavar="SEED", callback=check_seed,
                                       help="Seed of the chest reveals and deals.")] = 0,
     chests: ChestsOption = None,
     worthiest_heir: Annotated[
@@ -141,7 +141,7 @@ def show_command(path: CampaignFile, json_output: JsonOption = False) -> None:
 def next_command(
     path: CampaignFile,
     seed: Annotated[int | None, typer.Option(
-        "--seed", min=0, max=SEED_MAX,
+        "--seed", metavar="SEED", callback=check_seed,
         help="Seed of the deal (default: derived from the campaign seed and game number).")] = None,
     die_seed: DieSeedOption = None,
     cards: CardsOption = None,

@@ -30,12 +30,24 @@ HandOption = Annotated[str, typer.Option(
 #: Seeds are 64-bit (`solver.rng`): a larger one would silently deal the game of another seed.
 SEED_MAX = 2**64 - 1
 
+
+def check_seed(value: int | None) -> int | None:
+    """A seed option's value, refused (exit 2) unless it is 0 to `SEED_MAX`. A check rather than
+    Typer's ``min``/``max``, which would print the 20-digit range beside every seed in ``--help``
+    (the option shows ``SEED`` there)."""
+    if value is not None and not 0 <= value <= SEED_MAX:
+        raise typer.BadParameter("a seed is a whole number from 0 to 2^64 - 1")
+    return value
+
+
 SeedOption = Annotated[int, typer.Option(
-    "--seed", min=0, max=SEED_MAX, help="Seed of the deal (builder and technology decks, and the die unless "
-    "--die-seed), and of every reshuffle of a deck that runs out during play (also with "
-    "--deck and --tech-deck-1/2: a real table's reshuffle differs from there on).")]
+    "--seed", metavar="SEED", callback=check_seed,
+    help="Seed of the deal (builder and technology decks, and the die unless --die-seed), and "
+    "of every reshuffle of a deck that runs out during play (also with --deck and "
+    "--tech-deck-1/2: a real table's reshuffle differs from there on).")]
 DieSeedOption = Annotated[int | None, typer.Option(
-    "--die-seed", min=0, max=SEED_MAX, help="Seed of the die rolls (default: --seed).")]
+    "--die-seed", metavar="SEED", callback=check_seed,
+    help="Seed of the die rolls (default: --seed).")]
 DeckOption = Annotated[Path | None, typer.Option(
     "--deck", metavar="FILE",
     help="Explicit builder deck: a file listing every remaining deck card, top first.")]
@@ -43,7 +55,7 @@ DiceOption = Annotated[str | None, typer.Option(
     "--dice", metavar="2,5,1,...",
     help="Explicit die rolls (1-6), one per technology phase; overrides --die-seed.")]
 TimeSpaceOption = Annotated[int, typer.Option(
-    "--time-space", min=3, max=4,
+    "--time-space", metavar="N", min=3, max=4,
     help="Timeline space of the time card at setup: 4 (16 turns) or 3 (15).")]
 TechDeck1Option = Annotated[str | None, typer.Option(
     "--tech-deck-1", metavar="T3,T17,...|FILE",
@@ -55,8 +67,9 @@ TechDeck2Option = Annotated[str | None, typer.Option(
     help="The Level II technology deck, top first (its first 3 cards fill tile C); partial "
     "orders as --tech-deck-1.")]
 PolicySeedOption = Annotated[int | None, typer.Option(
-    "--policy-seed", min=0, max=SEED_MAX, help="Seed of the random policy (default: the seed "
-    "of the deal: --seed, or the campaign game's).")]
+    "--policy-seed", metavar="SEED", callback=check_seed,
+    help="Seed of the random policy (default: the seed of the deal: --seed, or the campaign "
+    "game's).")]
 
 # ------------------------------------------------------------------ data files
 
