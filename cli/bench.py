@@ -80,7 +80,8 @@ def bench_command(
     solver: Annotated[list[str] | None, typer.Option(
         "--solver", metavar="NAME", help="Run only this solver (repeatable): solve, nrpa, exact, "
         "random, greedy, mcts (shaped reward: goals first, VP second), mcts-binary (VP/100, 0 for "
-        "a missed goal). Default: all (mcts and mcts-binary only with open-spiel installed).")] = None,
+        "a missed goal). Default: all (mcts and mcts-binary only with open-spiel "
+        "installed).")] = None,
     subset: Annotated[str | None, typer.Option(
         "--subset", metavar="NAME", help="A named subset of the suite: smoke, core6.")] = None,
     instance: Annotated[list[str] | None, typer.Option(
@@ -88,11 +89,12 @@ def bench_command(
     seed: Annotated[int, typer.Option("--seed", metavar="SEED", callback=check_seed,
                                       help="Seed of every solver's randomness.")] = 0,
     engine_games: Annotated[int | None, typer.Option(
-        "--engine-games", metavar="N", min=0, max=1_000_000, help="Random games of the engine throughput figure "
-        "(0: skip; default 300, --smoke 100).")] = None,
+        "--engine-games", metavar="N", min=0, max=1_000_000, help="Random games of the engine "
+        "throughput figure (0: skip; default 300, --smoke 100).")] = None,
     out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Folder for the results "
                                       "and plots.")] = Path("bench-results"),
-    no_plots: Annotated[bool, typer.Option("--no-plots", help="Do not draw the PNG plots.")] = False,
+    no_plots: Annotated[bool, typer.Option("--no-plots",
+                                           help="Do not draw the PNG plots.")] = False,
     suite: Annotated[Path | None, typer.Option("--suite", metavar="FILE", help="A suite file "
                                                "(default: puzzles/data/bench_suite.json).")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print summary.json on stdout "
@@ -120,7 +122,8 @@ def bench_command(
                           subset=subset, instances=tuple(instance or ()), seed=seed,
                           engine_games=games, out=out, plots=not no_plots, suite=suite_path)
     except ValueError as exc:
-        fail(str(exc).replace("budgets", "--budget").replace("unknown solver", "--solver: unknown solver")
+        fail(str(exc).replace("budgets", "--budget")
+             .replace("unknown solver", "--solver: unknown solver")
              .replace("engine games", "--engine-games"))
     try:
         with _Bar() as bar:

@@ -1,9 +1,9 @@
 """``heritage campaign``: Campaign mode (RULES.md section 10) across games, kept in a file.
 
     heritage campaign new camp.json --seed 7            # all 15 chests unrevealed
-    heritage campaign next camp.json --out g1.json      # the next game (5 chests revealed), a position
+    heritage campaign next camp.json --out g1.json      # the next game (5 chests revealed)
     heritage campaign solve camp.json --node-limit 50000 --out g1-line.json  # solve it
-    heritage campaign play camp.json --out g1-line.json # play it (random policy), or play it yourself
+    heritage campaign play camp.json --out g1-line.json # play it (random policy), or yourself
     heritage campaign record camp.json g1-line.json     # decks, VP, rank, achieved goals updated
     heritage campaign show camp.json
 
@@ -76,7 +76,8 @@ campaign_app = typer.Typer(
     add_completion=False,
 )
 
-CampaignFile = Annotated[Path, typer.Argument(metavar="CAMPAIGN.json", help="The campaign-state file.")]
+CampaignFile = Annotated[Path, typer.Argument(metavar="CAMPAIGN.json",
+                                              help="The campaign-state file.")]
 
 
 def _show(c: C.Campaign, out: Output) -> None:

@@ -3,8 +3,8 @@
 
 The only policy for now is ``random``: at each decision it takes ``legal[k]`` with ``k`` drawn
 from its own SplitMix64 stream ``(policy_seed, "policy", 0)`` (`solver.rng`,
-`solver.search.playout`), so a seed means the same game everywhere. ``heritage solve`` will replace this command as the main job once the
-solver exists.
+`solver.search.playout`), so a seed means the same game everywhere. ``heritage solve`` finds
+the best line of a deal; ``play --interactive`` lets you play it yourself.
 """
 
 from __future__ import annotations

@@ -150,9 +150,11 @@ class LiveDisplay:
     def _render(self, p: Progress) -> Table:
         t = Table(title="heritage solve", title_justify="left", show_header=False)
         rate = p.nodes / p.elapsed if p.elapsed > 0 else 0.0
-        gap = p.bound - p.best_value if math.isfinite(p.best_value) and math.isfinite(p.bound) else None
-        for k, v in (("phase", p.phase), ("elapsed", f"{p.elapsed:.1f} s"), ("nodes", f"{p.nodes:,}"),
-                     ("nodes/s", f"{rate:,.0f}"), ("best VP (all goals met)", _fmt(p.best_value)),
+        finite = math.isfinite(p.best_value) and math.isfinite(p.bound)
+        gap = p.bound - p.best_value if finite else None
+        for k, v in (("phase", p.phase), ("elapsed", f"{p.elapsed:.1f} s"),
+                     ("nodes", f"{p.nodes:,}"), ("nodes/s", f"{rate:,.0f}"),
+                     ("best VP (all goals met)", _fmt(p.best_value)),
                      ("best VP (a goal missed)", _fmt(p.best_failed)),
                      ("upper bound", _fmt(p.bound)), ("gap", _fmt(gap)),
                      ("tail proven from turn", "-" if p.proven_from_turn is None
@@ -294,7 +296,8 @@ def _status_lines(out: Output, res: SolveResult, root: GameRecord) -> None:
     }
     out.heading(words[res.status] + (" (interrupted)" if res.interrupted else ""))
     out.line(f"VP {_fmt(res.value)}  bound {_fmt(res.bound)}  gap {_fmt(res.gap)}  "
-             f"nodes {res.nodes:,}  time {res.seconds:.1f} s  time to best {res.time_to_best:.1f} s")
+             f"nodes {res.nodes:,}  time {res.seconds:.1f} s  "
+             f"time to best {res.time_to_best:.1f} s")
     if res.proven_from_turn is not None:
         out.line(f"The line's play from the start of turn {res.proven_from_turn} on is proven "
                  "best for the position it reaches there (not the line from turn 1).")

@@ -105,8 +105,9 @@ class SweepProgress:
     def __init__(self, tally_total: int) -> None:
         console = Console(stderr=True)
         self.bar = Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(), RateColumn(),
-                            TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[won]}"),
-                            console=console, transient=True, disable=not console.is_terminal)
+                            TextColumn("ETA"), TimeRemainingColumn(),
+                            TextColumn("{task.fields[won]}"), console=console, transient=True,
+                            disable=not console.is_terminal)
         self.task = self.bar.add_task("sweep", total=tally_total, won="")
 
     @staticmethod
@@ -324,7 +325,8 @@ def report_command(
     else:
         out = Output()
         if not summary:
-            out.line(f"no deals stored in {db}" + (" with these filters" if budget or bound else ""))
+            filtered = " with these filters" if budget or bound else ""
+            out.line(f"no deals stored in {db}{filtered}")
         for setting in found:
             part = [s for s in summary if (s["budget"], s["bound"], s["version"],
                                            s["data_sha256"]) == setting]
