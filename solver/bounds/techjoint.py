@@ -10,6 +10,7 @@ from typing import Final
 from solver.bounds.activators import LOST, Activator
 from solver.bounds.endrules import tier_vp
 from solver.bounds.reachable import ReachMemo
+from solver.bounds.techtakes import prefix_sums
 from solver.engine import actions as A
 from solver.engine.cards import Card
 from solver.engine.frames import D_LEARN
@@ -93,14 +94,11 @@ def _few_learns(st: GameState, tech_readers: frozenset[int],
     if learns == 1 and st.stack and st.stack[-1][0] == D_LEARN:
         options = {A.value_of(a) for a in st.legal_actions() if A.kind_of(a) == A.CARD}
         pool = [c for c in pool if c in options]
-    by_type: dict[int, list[int]] = {}  # type -> worth of its candidates, highest first
+    by_type: dict[int, list[int]] = {}  # type -> worth of its candidates
     for c in pool:
         kind = cards[c].kind
         worth = cards[c].vp + (removals.get(c, 0) if removals is not None else 0)
         by_type.setdefault(kind if 0 <= kind < 3 else 3, []).append(worth)
-    if removals is not None:
-        for vps in by_type.values():
-            vps.sort(reverse=True)
     monotone = all(grows(card) for card in readers) and all(
         v >= 0 for vps in by_type.values() for v in vps)
     now = [0, 0, 0]
@@ -109,7 +107,7 @@ def _few_learns(st: GameState, tech_readers: frozenset[int],
         if 0 <= kind < 3:
             now[kind] += 1
     kinds = sorted(by_type)
-    gains = [_prefix_sums(by_type[k], learns) for k in kinds]
+    gains = [prefix_sums(by_type[k])[:learns + 1] for k in kinds]  # at most `learns` a type
     tops = [len(g) - 1 for g in gains]
     most = min(learns, sum(tops))
     best = -1
@@ -178,15 +176,6 @@ def grows(card: Card) -> bool:
         if any(vps[i + 1] < vps[i] for i in range(len(vps) - 1)) or any(vp < 0 for vp in vps):
             return False
     return True
-
-
-def _prefix_sums(values: list[int], most: int) -> list[int]:
-    """``[0, v0, v0 + v1, ...]``: the best total of 0, 1, ... of `values` (highest first), at
-    most `most` of them."""
-    out = [0]
-    for v in values[:most]:
-        out.append(out[-1] + v)
-    return out
 
 
 def _splits(total: int, tops: list[int]) -> list[tuple[int, ...]]:
