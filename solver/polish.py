@@ -26,9 +26,9 @@ search is depth first with the incumbent's move first, so a search from turn T -
 searching the subtree at the start of turn T again (cheaply: the CP-SAT answers are cached by
 position), then the deviations within turn T - 1; an unfinished search from turn T would only
 have been re-searched by a shorter one from T - 1 (measured on 6 suite deals at 60 s: halves
-spent the last seconds on turns 13-11 with nothing found). A time slice holds even where a few nodes take seconds
-(CP-SAT calls near the end, between the search's clock checks every 64 nodes): past the end
-of its slice a search bounds with the simple bound alone (`_Sliced`), so it reaches its next
+spent the last seconds on turns 13-11 with nothing found). A time slice holds even where a few nodes
+take seconds (CP-SAT calls near the end, between the search's clock checks every 64 nodes): past the
+end of its slice a search bounds with the simple bound alone (`_Sliced`), so it reaches its next
 clock check at once. Ctrl-C (`should_stop`) stops it with the best line so far.
 """
 

@@ -345,7 +345,8 @@ def _seed(root: GameState, line: Sequence[int]) -> Incumbent:
             raise ValueError(f"incumbent: action {k + 1} ({action}) is not legal there")
         st.apply(action)
     if not st.is_terminal():
-        raise ValueError(f"incumbent: the line ends after {len(line)} actions, before the game does")
+        raise ValueError(
+            f"incumbent: the line ends after {len(line)} actions, before the game does")
     if st.feasible():
         seed.value, seed.line = st.value(), list(line)
     else:
@@ -474,7 +475,8 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
         interrupted = interrupt.is_set()
         used += pres.nodes
         line, value, proven_from = pres.line, pres.value, pres.proven_from_turn
-    if cfg.exact and not proven and not interrupted and not (cfg.first_solution and value is not None):
+    if (cfg.exact and not proven and not interrupted
+            and not (cfg.first_solution and value is not None)):
         progress.phase = "exact"
         if on_progress is not None:
             on_progress(progress)

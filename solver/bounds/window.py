@@ -172,8 +172,8 @@ def last_windows(st: GameState) -> tuple[Window, ...] | None:
     with its action phase over and its Timeline phase's effects queued, only the window's kinds
     of work left (the chests under the board's included), no decline effect in space 1 but the
     window's kinds, at most one Learn, and a passive start reached for each (also one per
-    C25-C29 the removals may empty, `zeroings`, and per set of chests used). Lost knowledge ends at most
-    at its value now plus the knowledge on the monuments of space 1, and at least at its value
+    C25-C29 the removals may empty, `zeroings`, and per set of chests used). Lost knowledge ends at
+    most at its value now plus the knowledge on the monuments of space 1, and at least at its value
     plus what of that knowledge the window's removals cannot take less the lost knowledge it
     can remove (each removal takes at most its amount, whenever it runs; a first tally, every
     condition on at most so much lost knowledge taken as holding, gives the least lost

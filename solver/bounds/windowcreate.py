@@ -9,10 +9,11 @@ so nothing of the Timeline phase sees the new monument (a chest's may come befor
 The card is one of the monuments in hand or between zones now or among the deck's top
 `Work.draws` (the window takes no other card from the deck, section 5), put in a space with a
 free place now (the decline phase frees places only in space 1; with no move in the window the
-other spaces keep theirs) whose cost the hand can pay (`solver.engine.create.create_cost`). Put in space 2-6 it slides with the others and
-starts turn 16 one space to the left; put in space 1 it declines right after the card whose
-effect created it (section 4C step 2): its decline effects run, its knowledge may convert,
-and it goes to the Past (or, C25-C29, to the discard pile while it holds knowledge).
+other spaces keep theirs) whose cost the hand can pay (`solver.engine.create.create_cost`). Put in
+space 2-6 it slides with the others and starts turn 16 one space to the left; put in space 1 it
+declines right after the card whose effect created it (section 4C step 2): its decline effects run,
+its knowledge may convert, and it goes to the Past (or, C25-C29, to the discard pile while it holds
+knowledge).
 
 Each such outcome is followed as the rules run it (`made`): on the passive line
 (`solver.bounds.window.passive_starts`, the creator declining last so that space 1 has a free

@@ -64,7 +64,8 @@ CHEST_LETTERS: Final = "АБВГДЕЖЗИКЛМНОП"
 #: The Latin transliteration of each chest letter, accepted wherever a letter is typed
 #: (``!chest:B`` is ``!chest:Б``; case does not matter).
 CHEST_TRANSLIT: Final = ("A", "B", "V", "G", "D", "E", "Zh", "Z", "I", "K", "L", "M", "N", "O", "P")
-CHEST_PICK: Final = 16  # CHEST values from here choose a chest ("chest:Б"); below, use one ("!chest:Б")
+# CHEST values from here choose a chest ("chest:Б"); below, use one ("!chest:Б")
+CHEST_PICK: Final = 16
 
 
 def code(kind: int, value: int) -> int:
@@ -173,7 +174,8 @@ class Notation:
 
 
 #: How a card code is spelled: a letter, then letters, digits, ``_`` or ``-`` (``C5``, ``X1``).
-CARD_CODE_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+CARD_CODE_CHARS: Final = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 def card_code_problem(word: str, is_code: bool = True) -> str | None:

@@ -38,7 +38,8 @@ def archive_choose(st: GameState, fr: Frame, action: int) -> None:
 
 def archive_remove(st: GameState, fr: Frame) -> None:
 
-    start_removal(st, source=NO_CARD_SOURCE, amount=fr[1], up_to=False, candidates=tuple(st.monuments()))
+    start_removal(st, source=NO_CARD_SOURCE, amount=fr[1], up_to=False,
+                  candidates=tuple(st.monuments()))
 
 
 def register() -> Registry:

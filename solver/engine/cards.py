@@ -267,7 +267,8 @@ class CardBook(Frozen):
             tuple((i, e.trigger.tech_type) for i, e in enumerate(c.effects)
                   if e.trigger is not None and e.trigger.event == "learn") for c in cards))
         object.__setattr__(self, "create_reactive", tuple(
-            any(e.special == "poulnabrone" or (e.trigger is not None and e.trigger.event == "create")
+            any(e.special == "poulnabrone"
+                or (e.trigger is not None and e.trigger.event == "create")
                 for e in c.effects) for c in cards))
         object.__setattr__(self, "reducer", tuple(
             any(e.reduction is not None for e in c.effects) for c in cards))

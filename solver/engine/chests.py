@@ -1,9 +1,9 @@
 """Chest cards in the engine (RULES.md section 8, D11, D16; campaign decisions of section 10).
 
-A chest is one of 15 cards (letters А..П, `solver.engine.actions.CHEST_LETTERS`; the engine stores the
-letter's index 0..14). In an artifact space it is a goal (`solver.engine.goals`); under the board its
-lower part is an effect, usable once at its activation moment without spending an action, and
-discarded after use (D16). Unused effect chests are discarded at the end.
+A chest is one of 15 cards (letters А..П, `solver.engine.actions.CHEST_LETTERS`; the engine stores
+the letter's index 0..14). In an artifact space it is a goal (`solver.engine.goals`); under the
+board its lower part is an effect, usable once at its activation moment without spending an action,
+and discarded after use (D16). Unused effect chests are discarded at the end.
 
 Activation moments the engine knows:
 

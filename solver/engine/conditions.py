@@ -85,7 +85,8 @@ COUNTERS: Final[dict[str, Counter]] = {
     "timeline.megalith": _timeline(MEGALITH),
     "timeline.pyramid": _timeline(PYRAMID),
     "timeline.any": lambda st, src: sum(1 for _ in st.monuments()),
-    "timeline.min_type": lambda st, src: min(_timeline(k)(st, src) for k in (CITY, MEGALITH, PYRAMID)),
+    "timeline.min_type": lambda st, src: min(_timeline(k)(st, src)
+                                             for k in (CITY, MEGALITH, PYRAMID)),
     "space1": _space1,
     "techs.ancient": _techs(ANCIENT),
     "techs.secret": _techs(SECRET),

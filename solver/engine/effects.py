@@ -1,9 +1,9 @@
 """The effect interpreter: the primitives of the card vocabulary as engine frames (RULES.md
 sections 5 and 13, decisions D4, D6 and D22).
 
-An effect resolves as the steps of its data (`solver.engine.cards.Step`), in printed order. Mandatory
-steps apply as far as possible; "you may" steps and effects are a yes/no decision, offered only
-when accepting can change something, so one outcome is reached by one sequence (RULES.md D6).
+An effect resolves as the steps of its data (`solver.engine.cards.Step`), in printed order.
+Mandatory steps apply as far as possible; "you may" steps and effects are a yes/no decision, offered
+only when accepting can change something, so one outcome is reached by one sequence (RULES.md D6).
 Every target is a decision of the player; automatic steps (draw, "each" removals) are not.
 
 This module resolves an effect, runs its steps and asks the yes/no. `STEP_HANDLERS` sends each

@@ -49,7 +49,8 @@ def kensington_options(st: GameState, fr: Frame) -> list[int]:
 def kensington_choose(st: GameState, fr: Frame, action: int) -> None:
 
     if action == A.YES:
-        start_removal(st, source=NO_CARD_SOURCE, amount=6, up_to=True, candidates=tuple(st.monuments()))
+        start_removal(st, source=NO_CARD_SOURCE, amount=6, up_to=True,
+                      candidates=tuple(st.monuments()))
     else:
         st.stack.append((F_EXCAVATE_DRAW, fr[1]))
 

@@ -15,10 +15,10 @@ tree: ``{"and": [g, ...]}``, ``{"or": [g, ...]}``, ``{"counter": c, "op": o, "va
 clause list ``[c, o, n]`` (the shape of card conditions, `puzzles/data/CARD_FORMAT.md`).
 
 Three consumers read the same structure (`Goal`): the engine evaluates it at the end
-(`solver.engine.goal_check`: `goals_met`, `goals_json`); a search reads its counters (`Goal.counters`) for bounds; the CP-SAT
-layer compiles each comparison into a linear constraint on the counter's defining sum
-(`COUNTERS[name]`, a `CounterSpec` that says which zone, which card attribute and which
-aggregate a counter is) and each and/or into a Boolean conjunction/disjunction.
+(`solver.engine.goal_check`: `goals_met`, `goals_json`); a search reads its counters
+(`Goal.counters`) for bounds; the CP-SAT layer compiles each comparison into a linear constraint on
+the counter's defining sum (`COUNTERS[name]`, a `CounterSpec` that says which zone, which card
+attribute and which aggregate a counter is) and each and/or into a Boolean conjunction/disjunction.
 """
 
 from __future__ import annotations
@@ -69,12 +69,14 @@ COUNTERS: dict[str, CounterSpec] = {s.name: s for s in (
     _spec("past.pyramid", "past", "count", "type", "pyramid", "pyramids in the Past"),
     _spec("past.any", "past", "count", text="monuments in the Past"),
     _spec("past.max_type", "past", "max_type", text="Past monuments of the most numerous type"),
-    _spec("past.min_type", "past", "min_type", text="complete trios (city, megalith, pyramid) in the Past"),
+    _spec("past.min_type", "past", "min_type",
+          text="complete trios (city, megalith, pyramid) in the Past"),
     _spec("past.endgame", "past", "count", "activation", "endgame",
           text="Past monuments with a final-scoring effect"),
     _spec("past.rotated", "past", "count", "rotated", True, "excavated (rotated) Past monuments"),
     _spec("timeline.city", "timeline", "count", "type", "city", "cities in the Timeline"),
-    _spec("timeline.megalith", "timeline", "count", "type", "megalith", "megaliths in the Timeline"),
+    _spec("timeline.megalith", "timeline", "count", "type", "megalith",
+          "megaliths in the Timeline"),
     _spec("timeline.pyramid", "timeline", "count", "type", "pyramid", "pyramids in the Timeline"),
     _spec("timeline.any", "timeline", "count", text="monuments in the Timeline"),
     _spec("timeline.min_type", "timeline", "min_type", text="complete trios in the Timeline"),

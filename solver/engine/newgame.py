@@ -26,7 +26,8 @@ def _resolve(book: CardBook, code: str, field_name: str) -> int:
 
 def _deal_chests(st: GameState, setup: Setup) -> None:
     """Goal chests into the artifact spaces from the left, effect chests under the board
-    (RULES.md section 3.3); a campaign's goals are a decision (`solver.engine.chests.goals_options`)."""
+    (RULES.md section 3.3); a campaign's goals are a decision
+    (`solver.engine.chests.goals_options`)."""
     for ch in setup.goals:
         place_goal(st, CHEST_LETTERS.index(ch))
     st.chests_under = sorted(CHEST_LETTERS.index(ch) for ch in setup.under)

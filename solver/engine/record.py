@@ -1,7 +1,7 @@
 """Game records and the line-file JSON contract.
 
-A *line* is the list of decisions of one game, in notation (`solver.engine.actions`), grouped by turn:
-``line[t]`` holds the decisions taken while ``state.turn == t``; ``line[0]`` holds the setup
+A *line* is the list of decisions of one game, in notation (`solver.engine.actions`), grouped by
+turn: ``line[t]`` holds the decisions taken while ``state.turn == t``; ``line[0]`` holds the setup
 decisions (keep 6 of 10, RULES.md section 3.4). Only real choices are written: a decision with a
 single option is taken by the engine itself (`solver.engine.flow`), so it never appears in a line.
 

@@ -187,7 +187,8 @@ class Setup(Frozen):
         for name, letters in zones:
             for ch in letters:
                 if ch not in CHEST_LETTERS:
-                    raise SetupError(f"chests.{name}: {ch!r} is not a chest letter ({CHEST_LETTERS})")
+                    raise SetupError(
+                        f"chests.{name}: {ch!r} is not a chest letter ({CHEST_LETTERS})")
                 if ch in seen:
                     raise SetupError(f"chests.{name}: chest {ch} is also in chests.{seen[ch]}")
                 seen[ch] = name
@@ -204,8 +205,9 @@ class Setup(Frozen):
             raise SetupError(f"chests: the chest file {self.chests or 'default'} is not loaded "
                              "(the setup names chests; pass the loaded chest data)")
         if self.chests_sha256 is not None and not self.chest_data.matches(self.chests_sha256):
-            raise SetupError(f"chests: chest file {self.chests or 'default'} has changed since this "
-                             f"setup was written (sha256 {self.chests_sha256[:12]}... expected)")
+            raise SetupError(f"chests: chest file {self.chests or 'default'} has changed since "
+                             f"this setup was written (sha256 {self.chests_sha256[:12]}... "
+                             "expected)")
         object.__setattr__(self, "chests", self.chest_data.source)
         object.__setattr__(self, "chests_sha256", self.chest_data.sha256)
 

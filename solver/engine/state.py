@@ -380,7 +380,8 @@ class GameState:
         put([c for c in self.tiles if c != EMPTY], "tiles")
         put(self.tech_decks[0] + self.tech_decks[1], "tech deck")
         put(self.tech_discards[0] + self.tech_discards[1], "tech discard")
-        missing = [c.code for c in self.book.cards if c.index not in seen and c.index in self.setup_cards()]
+        missing = [c.code for c in self.book.cards
+                   if c.index not in seen and c.index in self.setup_cards()]
         if missing:
             raise AssertionError(f"cards in no zone: {missing}")
         return seen

@@ -132,9 +132,11 @@ class _Search(Generic[S]):
         self.improved = game.improved
         self.key = game.search_key
         memory = None if config.tt_memory_mb is None else int(config.tt_memory_mb * MB)
-        self.table = TranspositionTable(config.tt_capacity, memory) if config.transpositions else None
+        self.table = (TranspositionTable(config.tt_capacity, memory) if config.transpositions
+                      else None)
         self.found = False
-        self.best_value = NEG_INF  # what a line must beat: the incumbent, or a value known elsewhere
+        # what a line must beat: the incumbent, or a value known elsewhere
+        self.best_value = NEG_INF
         self.found_value = NEG_INF  # the value of `best_line`, the best solution this run found
         self.best_line: list[int] = []
         self.path: list[int] = []

@@ -388,6 +388,7 @@ def best_of(lines: Sequence[Incumbent]) -> Incumbent:
     """The best incumbent of several runs; ties go to the first (deterministic)."""
     out = lines[0]
     for inc in lines[1:]:
-        if inc.value > out.value or (not out.found and not inc.found and inc.failed_value > out.failed_value):
+        if inc.value > out.value or (not out.found and not inc.found
+                                     and inc.failed_value > out.failed_value):
             out = inc
     return out

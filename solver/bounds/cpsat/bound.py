@@ -281,8 +281,9 @@ class CpsatBound:
     def relaxed(self, st: GameState, config: RelaxConfig | None = None,
                 max_seconds: float | None = None) -> BoundResult:
         """The constraint layer's bound on `st` (see the module); cached by the position key
-        (`keyed_by`) and the budget. Within a solve's time limit each call gets at most the time left (and
-        `max_seconds`); after the limit, or once Ctrl-C stopped the solve, the simple bound."""
+        (`keyed_by`) and the budget. Within a solve's time limit each call gets at most the time
+        left (and `max_seconds`); after the limit, or once Ctrl-C stopped the solve, the simple
+        bound."""
         if self.deadline is not None:
             left = self.deadline - time.monotonic()
             max_seconds = left if max_seconds is None else min(max_seconds, left)

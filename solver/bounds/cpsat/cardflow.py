@@ -7,8 +7,8 @@
    `solver.bounds.cpsat.reshuffle`; `dig_for_cards`, `from_discard`). Per turn, the cards used
    by then (monuments due to decline by then with their discards, archived cards) never exceed
    the starting hand plus the cards drawn so far, and the cards banked from searches,
-   excavations and earlier declines never exceed 10 (D4; `hold_cards`). Other effects' gains count from
-   the start (earlier than the engine allows: an overestimate; `effect_draws`).
+   excavations and earlier declines never exceed 10 (D4; `hold_cards`). Other effects' gains count
+   from the start (earlier than the engine allows: an overestimate; `effect_draws`).
 """
 
 from __future__ import annotations

@@ -28,11 +28,11 @@ counts (relaxation 11).
       of slots before ``j`` (the action and Timeline phases come before the decline phase,
       section 4; a Learn during slot ``j - 1``'s decline phase sees at most all of its
       declines); technologies count those owned now and those learned at that point or
-      earlier (the technology itself included, as on the final counters); lost knowledge at a point is at most lost knowledge
-      now plus the knowledge the monuments declined by then can carry (lost knowledge grows
-      only at a decline, by the tokens on the declining monument, at most its printed or
-      current knowledge: `solver.engine.decline`; a card discarded instead, C25-C29, reaches
-      the Past only without knowledge, relaxation 6). "Most of a type" reads as the total,
+      earlier (the technology itself included, as on the final counters); lost knowledge at a point
+      is at most lost knowledge now plus the knowledge the monuments declined by then can carry
+      (lost knowledge grows only at a decline, by the tokens on the declining monument, at most its
+      printed or current knowledge: `solver.engine.decline`; a card discarded instead, C25-C29,
+      reaches the Past only without knowledge, relaxation 6). "Most of a type" reads as the total,
       "fewest of a type" as every type. The counts never go down, so a requirement met when
       learned holds at every later point too: each clause is asked at every point of
       ``learned by then`` (the stronger linear form of the same rule: a fractional Learn

@@ -210,4 +210,5 @@ def self_discard_artifact(card: Card) -> bool:
 
 def discards_artifacts(card: Card) -> bool:
     """Yonaguni (P13): discards any number of artifacts from the board."""
-    return any(s.op == "pay" and s.cost == "discard_artifacts" for e in card.effects for s in e.steps)
+    return any(s.op == "pay" and s.cost == "discard_artifacts"
+               for e in card.effects for s in e.steps)
