@@ -246,7 +246,8 @@ def _check_next(c: Campaign, where: str) -> None:
         raise _fail(where, "next_game.chests.revealed", bad[0],
                     "this chest is not in deck 1 or unrevealed")
     if _order(under) != _order(c.decks["2"]):
-        raise _fail(where, "next_game.chests.under", under, "must be deck 2 (the goals just achieved)")
+        raise _fail(where, "next_game.chests.under", under,
+                    "must be deck 2 (the goals just achieved)")
 
 
 def load(path: str | Path) -> Campaign:

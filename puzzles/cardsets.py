@@ -150,7 +150,8 @@ def _score(ctx: _Ctx, v: Any, field: str) -> Score:
             raise ctx.fail(f"{field}.counter", v.get("counter"), "unknown counter")
         tiers = v["tiers"]
         if not isinstance(tiers, list) or not all(
-                isinstance(t, list) and len(t) == 2 and all(isinstance(x, int) for x in t) for t in tiers):
+                isinstance(t, list) and len(t) == 2 and all(isinstance(x, int) for x in t)
+                for t in tiers):
             raise ctx.fail(f"{field}.tiers", tiers, "expected [[at_least, vp], ...]")
         return Score(counter=v["counter"], tiers=tuple((t[0], t[1]) for t in tiers))
     raise ctx.fail(field, v, "expected fixed, per or tiers")
@@ -184,9 +185,11 @@ def _step(ctx: _Ctx, v: Any) -> Step:
         if not cost_name:
             raise ctx.fail("cost", cost, "unknown cost")
         if cost.get("card_type") is not None:
-            card_type = ARTIFACT if cost["card_type"] == "artifact" else _mtype(ctx, cost["card_type"], "cost.card_type")
+            card_type = ARTIFACT if cost["card_type"] == "artifact" else _mtype(
+                ctx, cost["card_type"], "cost.card_type")
     elif v.get("card_type") is not None:
-        card_type = ARTIFACT if v["card_type"] == "artifact" else _mtype(ctx, v["card_type"], "card_type")
+        card_type = ARTIFACT if v["card_type"] == "artifact" else _mtype(
+            ctx, v["card_type"], "card_type")
     if op != "pay" and "then" in v:
         raise ctx.fail("then", v["then"], f"only a 'pay' step runs steps after it: a {op!r} step "
                        "would never run them")
@@ -224,7 +227,8 @@ def _trigger(ctx: _Ctx, v: Any) -> Trigger:
         kind = {"monument": ANY_MONUMENT, "artifact": ARTIFACT, None: None}.get(v.get("kind"), -99)
         if kind == -99:
             raise ctx.fail("trigger.kind", v.get("kind"), "expected monument, artifact or null")
-        return Trigger(event=ev, kind=kind, monument_type=_mtype(ctx, v.get("monument_type"), "trigger.monument_type"),
+        return Trigger(event=ev, kind=kind,
+                       monument_type=_mtype(ctx, v.get("monument_type"), "trigger.monument_type"),
                        spaces=tuple(v.get("spaces") or ()), not_self=bool(v.get("not_self", False)))
     if ev == "learn":
         tt = v.get("tech_type")
@@ -251,7 +255,8 @@ def _effect(ctx: _Ctx, v: Any) -> Effect:
             amount=_int(ctx, r, "amount", 1, 10), others=bool(r.get("others", False))))
     if "self_discount" in v:
         return Effect(moment=moment, condition=cond, discount=_score(ctx, v["self_discount"] | (
-            {"fixed": v["self_discount"]["amount"]} if "amount" in v["self_discount"] else {}), "self_discount"))
+            {"fixed": v["self_discount"]["amount"]} if "amount" in v["self_discount"] else {}),
+            "self_discount"))
     if "special" in v:
         if v["special"] not in SPECIALS:
             raise ctx.fail("special", v["special"], "unknown special effect")
@@ -271,7 +276,8 @@ def _effect(ctx: _Ctx, v: Any) -> Effect:
         return Effect(moment=moment, condition=cond, steps=tuple(_step(ctx, s) for s in v["steps"]),
                       optional=bool(v.get("optional", False)),
                       trigger=_trigger(ctx, v["trigger"]) if "trigger" in v else None)
-    raise ctx.fail("effects", v, "expected score, reduction, self_discount, special, opponents_only or steps")
+    raise ctx.fail("effects", v, "expected score, reduction, self_discount, special, "
+                   "opponents_only or steps")
 
 
 def _builder(ctx: _Ctx, d: dict[str, Any], index: int, set_name: str) -> Card:
@@ -307,10 +313,12 @@ def _tech(ctx: _Ctx, d: dict[str, Any], index: int, set_name: str) -> Card:
         _check_tech_effect(ctx, e, vp)
     return Card(
         index=index, id=_str(ctx, d, "id"), code=_str(ctx, d, "code"),
-        name=display_name(_str(ctx, d, "name")), is_tech=True, kind=TECH_TYPE_NAMES.index(_str(ctx, d, "type", TECH_TYPE_NAMES)),
+        name=display_name(_str(ctx, d, "name")), is_tech=True,
+        kind=TECH_TYPE_NAMES.index(_str(ctx, d, "type", TECH_TYPE_NAMES)),
         set_name=set_name, activation=_str(ctx, d, "activation", MOMENTS),
         text=_str(ctx, d, "text"), effects=parsed,
-        level=_int(ctx, d, "level", 1, 2), requirement=_condition(ctx, d.get("requirement"), "requirement"),
+        level=_int(ctx, d, "level", 1, 2),
+        requirement=_condition(ctx, d.get("requirement"), "requirement"),
         requirement_text=str(d.get("requirement_text", "")), vp=vp,
     )
 
@@ -337,7 +345,8 @@ def read_set(path: Path) -> tuple[str, str, dict[str, Any]]:
     :raises CardDataError: naming the file, the field and the value."""
     data, raw = read_json(path, CardDataError, "card set")
     if not isinstance(data, dict) or not isinstance(data.get("set"), str):
-        raise CardDataError(f"{path}: field 'set' missing: a card set is an object with 'set', 'builders', 'technologies'")
+        raise CardDataError(f"{path}: field 'set' missing: a card set is an object with 'set', "
+                            "'builders', 'technologies'")
     version = data.get("version", SET_VERSION)
     if version != SET_VERSION or isinstance(version, bool):
         raise CardDataError(f"{path}: field 'version' = {quote(version)}: this engine reads "
@@ -367,7 +376,8 @@ def load_book(names: list[str] | tuple[str, ...] = ("base",)) -> CardBook:
                 raise CardDataError(f"{path}: field {key!r} must be a list")
             for d in items:
                 if not isinstance(d, dict):
-                    raise CardDataError(f"{path}: field {key!r}: every card must be an object, got {quote(d)}")
+                    raise CardDataError(f"{path}: field {key!r}: every card must be an object, "
+                                        f"got {quote(d)}")
                 bucket.append((_Ctx(str(path), str(d.get("id", "?"))), d, set_name))
     cards: list[Card] = []
     for i, (ctx, d, set_name) in enumerate(builders):

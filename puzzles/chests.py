@@ -131,7 +131,8 @@ def _chest(path: str, d: Any, pos: int) -> Chest:
         raise _fail(path, ch, "effect", eff, "expected an object with moment, text and steps")
     moment = eff.get("moment")
     if moment not in CHEST_MOMENTS:
-        raise _fail(path, ch, "effect.moment", moment, f"expected one of {', '.join(CHEST_MOMENTS)}")
+        raise _fail(path, ch, "effect.moment", moment,
+                    f"expected one of {', '.join(CHEST_MOMENTS)}")
     text = eff.get("text")
     if not isinstance(text, str) or not text.strip():
         raise _fail(path, ch, "effect.text", text, "expected a non-empty string")
@@ -146,7 +147,8 @@ def _chest(path: str, d: Any, pos: int) -> Chest:
     for i, s in enumerate(steps):
         _check_step(path, ch, s, i)
     effect_part = (_part(path, ch, "effect", eff) if "stand_in" in eff or "reason" in eff
-                   or "source" in eff else Part(stand_in=False, reason="given by the user's chest file"))
+                   or "source" in eff
+                   else Part(stand_in=False, reason="given by the user's chest file"))
     return Chest(letter=ch, index=CHEST_LETTERS.index(ch), name=name.strip(), goal=goal,
                  moment=moment, steps=steps, effect_text=text.strip(), name_part=name_part,
                  goal_part=goal_part, effect_part=effect_part)

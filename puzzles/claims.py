@@ -142,7 +142,8 @@ def _score(data: dict[str, Any], record: GameRecord, goals: list[dict[str, Any]]
         if row not in claimed:
             return f"score: row {row!r} missing; the replay scores {have[row]}"
         if claimed[row] != have[row]:
-            return f"score: the line claims {row} {quote(claimed[row])}, the replay scores {have[row]}"
+            return (f"score: the line claims {row} {quote(claimed[row])}, the replay scores "
+                    f"{have[row]}")
     return None
 
 

@@ -171,7 +171,8 @@ def _setup_of(data: Any, base_dir: Path | None) -> Setup:
     try:
         return setup_from_json(resolve_data_files(data["setup"], base_dir, fmt))
     except SetupError as exc:
-        raise _malformed(f"setup: {exc}" if not str(exc).startswith("setup") else str(exc)) from None
+        raise _malformed(f"setup: {exc}" if not str(exc).startswith("setup")
+                         else str(exc)) from None
 
 
 def _line_of(data: dict[str, Any]) -> list[list[str]]:
@@ -185,7 +186,8 @@ def _line_of(data: dict[str, Any]) -> list[list[str]]:
             raise _malformed(f"line[{t}]: expected a list of decisions, got {json_quote(turn)}")
         for k, text in enumerate(turn):
             if not isinstance(text, str):
-                raise _malformed(f"line[{t}][{k}]: expected a decision in notation, got {json_quote(text)}")
+                raise _malformed(f"line[{t}][{k}]: expected a decision in notation, "
+                                 f"got {json_quote(text)}")
     return line
 
 

@@ -10,7 +10,8 @@ The game as OpenSpiel sees it (`GAME_TYPE`, `game_info`):
 * one player, sequential, deterministic (the deal, the decks and the die rolls are fixed by the
   setup's seeds: RULES.md section 3), perfect information for the player's planning purposes;
 * actions are the engine's codes ``kind << 10 | value`` (`solver.engine.actions`), all below
-  `solver.engine.actions.ACTION_SPACE`; the legal ones are listed in ascending order, as OpenSpiel asks;
+  `solver.engine.actions.ACTION_SPACE`; the legal ones are listed in ascending order, as OpenSpiel
+  asks;
 * terminal reward only, in ``[0, 1]`` as UCT expects, of one of two kinds (`REWARDS`):
   ``shaped`` (the default, `shaped_reward`): the order in which NRPA ranks finished lines
   (`solver.search.nrpa`): every line meeting every goal chest (RULES.md section 8) above every

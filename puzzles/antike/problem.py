@@ -40,7 +40,8 @@ TIE_BREAK = "leave later know-hows of the chart unbought"
 
 
 class ProblemError(KnowHowError):
-    """A bad value for one parameter of a purchase; `parameter` names it (``gold``, ``have`` ...)."""
+    """A bad value for one parameter of a purchase; `parameter` names it (``gold``, ``have``
+    ...)."""
 
     def __init__(self, parameter: str, message: str) -> None:
         super().__init__(message)
