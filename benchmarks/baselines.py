@@ -175,7 +175,8 @@ def greedy_score(st: GameState, cfg: BaselineConfig = DEFAULT) -> float:
     also loses `missed_goal_penalty`."""
     if st.is_terminal():
         value = st.value()
-        return value if st.feasible() else value - cfg.missed_goal_penalty - cfg.goal_weight * goal_shortfall(st)
+        return value if st.feasible() else (
+            value - cfg.missed_goal_penalty - cfg.goal_weight * goal_shortfall(st))
     return float(st.score().total) - cfg.goal_weight * goal_shortfall(st)
 
 
@@ -217,8 +218,8 @@ def run_mcts(root: GameState, budget: float, seed: int, reward: str,
     Time: OpenSpiel's bot takes a number of simulations, not a time; before each move the
     simulations are set to ``(time left / (length_share * moves left)) * simulations per
     second``, where the moves left are estimated from the mean length of the games its rollouts
-    finished and the rate is measured as it goes (at least `cfg.min_simulations`, so the played game is
-    finished even after the budget: a late move costs a few milliseconds). Both random
+    finished and the rate is measured as it goes (at least `cfg.min_simulations`, so the played game
+    is finished even after the budget: a late move costs a few milliseconds). Both random
     streams are NumPy ``RandomState(seed)``.
 
     The result is the best goal-meeting line the run reached, whether the game the bot played
@@ -252,7 +253,8 @@ def run_mcts(root: GameState, budget: float, seed: int, reward: str,
     while not state.is_terminal():
         left = deadline - time.monotonic()
         moves_left = max(1.0, cfg.length_share * (mean_length - len(state.history())))
-        n = max(cfg.min_simulations, int(left / moves_left * rate)) if left > 0 else cfg.min_simulations
+        n = (max(cfg.min_simulations, int(left / moves_left * rate)) if left > 0
+             else cfg.min_simulations)
         bot.max_simulations = n
         terminals_before, decisions_before = log.terminals, log.decisions
         t0 = time.monotonic()

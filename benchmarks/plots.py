@@ -40,7 +40,8 @@ def _fraction_at(rec: dict[str, Any], best: float, t: float) -> float:
 
 
 def anytime_curves(records: Sequence[dict[str, Any]], best_known: dict[str, float | None],
-                   budget: float, solvers: Sequence[str]) -> dict[str, tuple[list[float], list[float]]]:
+                   budget: float, solvers: Sequence[str]
+                   ) -> dict[str, tuple[list[float], list[float]]]:
     """Per contender: sample times and the mean fraction of the best known VP at each."""
     top = max(budget, T_MIN * 10)
     ts = [T_MIN * (top / T_MIN) ** (k / (SAMPLES - 1)) for k in range(SAMPLES)]
@@ -50,14 +51,15 @@ def anytime_curves(records: Sequence[dict[str, Any]], best_known: dict[str, floa
                 and (best_known.get(r["instance"]) or 0) > 0]
         if not recs:
             continue
-        ys = [sum(_fraction_at(r, float(best_known[r["instance"]] or 0), t) for r in recs) / len(recs)
-              for t in ts]
+        ys = [sum(_fraction_at(r, float(best_known[r["instance"]] or 0), t) for r in recs)
+              / len(recs) for t in ts]
         curves[name] = (ts, ys)
     return curves
 
 
 def profile_curves(records: Sequence[dict[str, Any]], best_known: dict[str, float | None],
-                   budget: float, solvers: Sequence[str]) -> dict[str, tuple[list[float], list[float]]]:
+                   budget: float, solvers: Sequence[str]
+                   ) -> dict[str, tuple[list[float], list[float]]]:
     """Per contender: tau values and the fraction of instances with ``best / VP <= tau``."""
     taus = [TAU_MAX ** (k / (SAMPLES - 1)) for k in range(SAMPLES)]
     curves = {}

@@ -185,7 +185,8 @@ class BenchConfig:
 
     def __post_init__(self) -> None:
         if not self.budgets or any(not (b > 0 and math.isfinite(b)) for b in self.budgets):
-            raise ValueError(f"budgets must be positive numbers of seconds, got {list(self.budgets)}")
+            raise ValueError(
+                f"budgets must be positive numbers of seconds, got {list(self.budgets)}")
         if self.engine_games < 0:
             raise ValueError(f"engine games must be 0 or more, got {self.engine_games}")
         unknown = [s for s in self.solvers or () if s not in CONTENDERS]
@@ -267,7 +268,8 @@ def _machine() -> dict[str, Any]:
     return info
 
 
-def run_bench(cfg: BenchConfig, on_step: Callable[[str, int, int], None] | None = None) -> BenchReport:
+def run_bench(cfg: BenchConfig,
+              on_step: Callable[[str, int, int], None] | None = None) -> BenchReport:
     """Run the bench of `cfg`, writing its files; `on_step(label, done, total)` is called
     before each run and at the end (for a progress bar).
 
@@ -333,7 +335,8 @@ def finish(records: list[dict[str, Any]], instances: Sequence[Instance], config:
         try:
             files.extend(plot_all(records, summary["best_known"], budgets, solvers, out))
         except ImportError:
-            notes.append("plots skipped: matplotlib is not installed (pip install 'heritage[bench]')")
+            notes.append("plots skipped: matplotlib is not installed "
+                         "(pip install 'heritage[bench]')")
     summary["plots"] = [p.name for p in files if p.suffix == ".png"]
     summary["notes"] = notes
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
@@ -426,7 +429,8 @@ def resummarize(out: Path, plots: bool = True) -> BenchReport:
 # ------------------------------------------------------------------ summary
 
 
-def best_known(records: Sequence[dict[str, Any]], instances: Sequence[Instance]) -> dict[str, float | None]:
+def best_known(records: Sequence[dict[str, Any]],
+               instances: Sequence[Instance]) -> dict[str, float | None]:
     """Per instance: the most VP with every goal met in the run, or the proven optimum."""
     best: dict[str, float | None] = {i.id: i.optimum for i in instances}
     for rec in records:
@@ -467,7 +471,8 @@ def summarize(records: Sequence[dict[str, Any]], instances: Sequence[Instance],
                 "ratio": round(sum(ratios) / len(ratios), 3) if ratios else None,
                 "mean_time_to_best": round(sum(ttb) / len(ttb), 2) if ttb else None,
                 "mean_seconds": round(secs / len(recs), 2),
-                "nodes_per_second": round(sum(r["nodes"] for r in recs) / secs) if secs > 0 else None,
+                "nodes_per_second": (round(sum(r["nodes"] for r in recs) / secs) if secs > 0
+                                     else None),
                 "failed_checks": sum(1 for r in recs if r["check"] != "ok"),
             })
     table: dict[str, dict[str, Any]] = {}

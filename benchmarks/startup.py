@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON")
     ns = parser.parse_args(argv)
     results = {name: measure(args, ns.runs) for name, args in COMMANDS.items()}
-    help_ok = results["heritage --help"]["wall_median"] < TARGET_HELP_SECONDS  # type: ignore[operator]
+    help_ok = (results["heritage --help"]["wall_median"]  # type: ignore[operator]
+               < TARGET_HELP_SECONDS)
     if ns.json:
         print(json.dumps({"runs": ns.runs, "target_help_seconds": TARGET_HELP_SECONDS,
                           "help_under_target": help_ok, "results": results}, indent=2))
@@ -82,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'command':<18} {'wall median':>11} {'wall min':>9} {'cpu median':>10}  heavy modules")
     for name, r in results.items():
         print(f"{name:<18} {r['wall_median']:>10.3f}s {r['wall_min']:>8.3f}s "
-              f"{r['cpu_median']:>9.3f}s  {', '.join(r['heavy_modules']) or '-'}")  # type: ignore[arg-type]
+              f"{r['cpu_median']:>9.3f}s  "
+              f"{', '.join(r['heavy_modules']) or '-'}")  # type: ignore[arg-type]
     print(f"heritage --help under {TARGET_HELP_SECONDS} s (median wall): "
           f"{'yes' if help_ok else 'NO'}")
     return 0

@@ -11,12 +11,12 @@ The suite file (`puzzles/data/bench_suite.json`, format ``heritage-bench-suite``
 * A *deal* is trial ``t`` (RULES.md section 9: its goal chests are hard constraints) with
   premade starting hand ``h`` and deal seed ``s``: id ``t{t}-h{h}-s{s}``; the suite is the
   product trials x hands x seeds.
-* A *position* is a line file (`solver.engine.record.load_position`): a deal plus the first decisions
-  of a goal-meeting line, saved under `puzzles/data/bench_positions/`. Its ``optimum`` (the most
-  VP of a goal-meeting line from there) was proven by the exact search (`solver.search.exhaustive`);
-  ``proof_nodes`` is the size of that proof. They are the small instances on which every
-  solver's answer is checked: nobody may beat a proven optimum, and a solver that says OPTIMAL
-  must hit it.
+* A *position* is a line file (`solver.engine.record.load_position`): a deal plus the first
+  decisions of a goal-meeting line, saved under `puzzles/data/bench_positions/`. Its ``optimum``
+  (the most VP of a goal-meeting line from there) was proven by the exact search
+  (`solver.search.exhaustive`); ``proof_nodes`` is the size of that proof. They are the small
+  instances on which every solver's answer is checked: nobody may beat a proven optimum, and a
+  solver that says OPTIMAL must hit it.
 * ``subsets`` name instance lists (``smoke``: the CI run of about a minute; ``core6``: one deal
   per trial, for long budgets).
 
@@ -97,7 +97,8 @@ class Instance:
             return load_position(data, self.file.parent)
         except HeritageError as exc:
             raise SuiteError(f"{self.file}: position {self.id} does not load ({exc}); make the "
-                             "positions again: python -m benchmarks.suite --make-positions") from None
+                             "positions again: python -m benchmarks.suite "
+                             "--make-positions") from None
 
     def root(self) -> GameState:
         """The engine state to solve from."""
@@ -225,7 +226,8 @@ def load_suite(path: Path | str = DEFAULT_SUITE) -> Suite:
     for name, members in (data.get("subsets") or {}).items():
         if not isinstance(members, list) or any(m not in ids for m in members):
             bad = [m for m in members if m not in ids] if isinstance(members, list) else members
-            raise _fail(path, f"subsets.{name}", bad, "expected a list of instance ids of the suite")
+            raise _fail(path, f"subsets.{name}", bad,
+                        "expected a list of instance ids of the suite")
         subsets[name] = tuple(members)
     smoke = data.get("smoke") or {}
     budget = smoke.get("budget", 2.0)
@@ -330,7 +332,8 @@ def make_positions_for(trial: int, recipe: PositionRecipe) -> tuple[list[MadePos
     return made, f"trial {trial}: {did} line {int(inc.value)} VP; " + (text or "no cut proven")
 
 
-def make_positions(suite_path: Path = DEFAULT_SUITE, recipe: PositionRecipe | None = None) -> list[str]:
+def make_positions(suite_path: Path = DEFAULT_SUITE,
+                   recipe: PositionRecipe | None = None) -> list[str]:
     """Make the saved positions of the recipe, write their files and rewrite the suite's
     ``positions`` list; returns one line of report per trial."""
     recipe = recipe or PositionRecipe()

@@ -1,9 +1,9 @@
 """Sweep throughput: how a sweep scales with workers, and what each task costs beyond its solve.
 
 Two measures, each repeated (runs interleaved, medians reported; the machine's load average
-before and after is printed: on a shared machine other work takes cores from the workers), each run on a fresh
-database, timed from the moment the backend's workers are ready (process start-up and imports
-are not timed) to the last row stored:
+before and after is printed: on a shared machine other work takes cores from the workers), each run
+on a fresh database, timed from the moment the backend's workers are ready (process start-up and
+imports are not timed) to the last row stored:
 
 * **scale**: the same deals (trials 1-6 x hands 1-4 x seeds from 1000, at ``--node-limit``)
   on a pool of 1 worker and of 2; the ratio of deals per second, 2 workers over 1, and the
@@ -130,7 +130,8 @@ def local(workers: int) -> Backend:
 def bench(make: Any, node_limit: int, count: int, tiny: int, tiny_count: int,
           repeats: int) -> dict[str, Any]:
     """The scale ratio and the per-deal overhead with the backends `make(1)`, `make(2)`."""
-    big, small = deals(count, Budget(node_limit=node_limit)), deals(tiny_count, Budget(node_limit=tiny))
+    big, small = (deals(count, Budget(node_limit=node_limit)),
+                  deals(tiny_count, Budget(node_limit=tiny)))
     one, two, tiny_runs, bare_one, bare_two = [], [], [], [], []
     load_before = os.getloadavg()[0]
     for _ in range(repeats):

@@ -29,7 +29,13 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.baselines import RunResult, mcts, mcts_binary  # noqa: E402
-from benchmarks.solve_table import add_budget_options, emit, fmt, select_deals, solve_row  # noqa: E402
+from benchmarks.solve_table import (  # noqa: E402
+    add_budget_options,
+    emit,
+    fmt,
+    select_deals,
+    solve_row,
+)
 from puzzles.openspiel_game import OpenSpielUnavailable, load_pyspiel  # noqa: E402
 
 #: ``solve`` should beat the fair MCTS by this share of its VP (issue 13 target).
@@ -70,7 +76,8 @@ def compare_row(solve: dict[str, Any], budget: float, mcts_run: RunResult,
     row = {
         "deal": solve["deal"], "trial": solve["trial"], "hand": solve["hand"],
         "seed": solve["seed"], "time_limit": solve["time_limit"],
-        "solve_status": solve["status"], "solve_vp": vp, "solve_time_to_best": solve["time_to_best"],
+        "solve_status": solve["status"], "solve_vp": vp,
+        "solve_time_to_best": solve["time_to_best"],
         "mcts_budget": budget, "mcts_vp": mvp, "mcts_failed_vp": mcts_run.failed_vp,
         "mcts_played_vp": mcts_run.extra["played_vp"],
         "mcts_played_goals_met": mcts_run.extra["played_goals_met"],

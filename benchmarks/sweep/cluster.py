@@ -82,7 +82,8 @@ class DaskCluster:
         except TimeoutError:
             self.close()
             raise SweepError(f"{self.option}: the scheduler at {self.address} has no worker after "
-                             f"{WORKER_TIMEOUT:g} s (start some: dask worker {self.address})") from None
+                             f"{WORKER_TIMEOUT:g} s (start some: dask worker {self.address})"
+                             ) from None
         self._look()
 
     def _look(self) -> None:

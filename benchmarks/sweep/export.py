@@ -42,7 +42,8 @@ def pick_row(store: SweepStore, deal: tuple[int, str, int, int], budget: str | N
     if not rows:
         raise SweepError(f"--seed: no deal {what} is stored in {store.path}")
     me = worker_identity()
-    mine = [r for r in rows if r["version"] == me["version"] and r["data_sha256"] == me["data_sha256"]]
+    mine = [r for r in rows
+            if r["version"] == me["version"] and r["data_sha256"] == me["data_sha256"]]
     if not mine:
         r = rows[0]
         raise SweepError(f"--db: the deal {what} was solved with heritage {r['version']} and "

@@ -6,8 +6,9 @@ time on its own pipe, calls `benchmarks.sweep.tasks.solve_deal` and sends the ro
 hands a task only to an idle worker, so it always knows which task each worker runs: a worker
 that dies (killed, out of memory) costs that task only, and one that runs past the deadline is
 killed; either way a fresh worker takes its place and the driver decides on a retry. Workers
-ignore Ctrl-C from their start (the collecting process decides what to do) and leave when their pipe closes, so
-a collector killed with ``kill -9`` leaves no worker behind once their current deal is done.
+ignore Ctrl-C from their start (the collecting process decides what to do) and leave when their pipe
+closes, so a collector killed with ``kill -9`` leaves no worker behind once their current deal is
+done.
 """
 
 from __future__ import annotations

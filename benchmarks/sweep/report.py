@@ -142,6 +142,7 @@ def plain_table(title: str, rows: Sequence[Sequence[str]]) -> str:
     widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(COLUMNS)]
     lines = [title]
     for cells in [list(COLUMNS), *rows]:
-        lines.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
-                               for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip())
+        lines.append("  ".join(
+            c.ljust(w) if i < 2 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip())
     return "\n".join(lines)

@@ -128,7 +128,8 @@ class SweepStore:
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
         have = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         if have is None or have[0] != SCHEMA_VERSION:
-            raise SweepError(f"--db: {path} has sweep schema {None if have is None else have[0]!r}, "
+            raise SweepError(f"--db: {path} has sweep schema "
+                             f"{None if have is None else have[0]!r}, "
                              f"this heritage reads schema {SCHEMA_VERSION!r}")
 
     @contextmanager
