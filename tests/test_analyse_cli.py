@@ -85,7 +85,8 @@ def test_analyse_a_random_play_line_reproducibly(random_game: Path) -> None:
 
 def test_analyse_a_solve_line(tmp_path: Path) -> None:
     path = tmp_path / "solved.json"
-    result = run("solve", *DEAL, "--node-limit", "3000", "--bound", "simple", "--out", str(path), "--json")
+    result = run("solve", *DEAL, "--node-limit", "3000", "--bound", "simple", "--out", str(path),
+                 "--json")
     assert result.exit_code == 0, result.output
     game = json.loads(path.read_text(encoding="utf-8"))
     rows = analysed(path, "--node-limit", "1000")

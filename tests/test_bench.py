@@ -255,12 +255,14 @@ def test_check_flags_a_result_beating_a_proven_optimum_or_a_line_that_does_not_r
     assert best.value == pos.optimum
     assert check(pos, root, _result(best.value, best.line, Status.OPTIMAL)) == "ok"
     forged = Instance(pos.id, pos.kind, pos.trial, pos.hand, pos.seed, pos.file, optimum=50.0)
-    assert check(forged, root, _result(best.value, best.line)) == f"{best.value:g} VP beats the proven optimum 50"
+    assert check(forged, root, _result(best.value, best.line)) == \
+        f"{best.value:g} VP beats the proven optimum 50"
     higher = Instance(pos.id, pos.kind, pos.trial, pos.hand, pos.seed, pos.file, optimum=60.0)
     assert check(higher, root, _result(best.value, best.line, Status.OPTIMAL)) == \
         f"claims OPTIMAL at {best.value:g} VP, the proven optimum is 60"
     assert "claims INFEASIBLE" in check(pos, root, _result(None, [], Status.INFEASIBLE))
-    assert check(pos, root, _result(55.0, best.line)) == f"its line scores {best.value:g} VP, not the 55 claimed"
+    assert check(pos, root, _result(55.0, best.line)) == \
+        f"its line scores {best.value:g} VP, not the 55 claimed"
     assert check(pos, root, _result(56.0, best.line[:-1])) == "its line does not finish the game"
     assert check(pos, root, _result(56.0, [123456])).startswith("its line does not replay")
 
@@ -276,8 +278,8 @@ def _rec(instance: str, solver: str, vp: int | None, status: str = "FEASIBLE",
             "trace": trace if trace is not None else ([[1.0, vp]] if vp is not None else [])}
 
 
-SYNTH = [_rec("a", "p", 40), _rec("a", "q", 20), _rec("b", "p", None), _rec("b", "q", 30, "OPTIMAL"),
-         _rec("c", "p", -5), _rec("c", "q", None)]
+SYNTH = [_rec("a", "p", 40), _rec("a", "q", 20), _rec("b", "p", None),
+         _rec("b", "q", 30, "OPTIMAL"), _rec("c", "p", -5), _rec("c", "q", None)]
 SYNTH_INSTANCES = [Instance("a", "deal", 1, "1", 0), Instance("b", "deal", 1, "2", 0),
                    Instance("c", "deal", 1, "3", 0)]
 
@@ -361,7 +363,8 @@ def test_bench_command_writes_json_lines_summary_and_plots(tmp_path: Path) -> No
     summary = json.loads(result.stdout)
     lines = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
     assert [(r["instance"], r["solver"], r["budget"]) for r in lines] == [
-        ("t4-h4-s0-b4", "exact", 0.5), ("t4-h4-s0-b4", "random", 0.5), ("t4-h4-s0-b4", "greedy", 0.5)]
+        ("t4-h4-s0-b4", "exact", 0.5), ("t4-h4-s0-b4", "random", 0.5),
+        ("t4-h4-s0-b4", "greedy", 0.5)]
     for r in lines:
         assert r["check"] == "ok" and r["known_optimum"] == 56
         assert set(r) >= {"status", "vp", "goals_met", "bound", "time_to_best", "nodes", "trace"}

@@ -50,7 +50,8 @@ def test_the_flag_is_solve_below_mcts_plus_15_percent() -> None:
 
 
 def test_vs_mcts_compares_a_deal_with_reused_solve_rows(tmp_path: Path, capsys: Any) -> None:
-    pytest.importorskip("pyspiel", reason="open-spiel is not installed (pip install 'heritage[bench]')")
+    pytest.importorskip("pyspiel",
+                        reason="open-spiel is not installed (pip install 'heritage[bench]')")
     rows = tmp_path / "solve.jsonl"
     rows.write_text(json.dumps({"deal": "t4-h4-s0", "trial": 4, "hand": "4", "seed": 0,
                                 "time_limit": 0.5, "status": "FEASIBLE", "vp": 1.0,

@@ -91,7 +91,8 @@ def test_a_47_vp_game_gives_5_cards_and_the_time_card_in_space_3_next() -> None:
 def test_the_goal_choice_is_a_decision_among_the_revealed_chests() -> None:
     """Section 10: 1-5 of the 5 revealed chests, chosen one at a time in letter order, then
     done; they fill the artifact spaces from the left; the rest go back (deck 1)."""
-    setup = Setup(hand="draw", seed=4, revealed=("Б", "Г", "Ж", "Л", "О"), campaign=True, chest_data=load_chests())
+    setup = Setup(hand="draw", seed=4, revealed=("Б", "Г", "Ж", "Л", "О"), campaign=True,
+                  chest_data=load_chests())
     st = new_game(setup, BOOK)
     assert names_of(st) == ["chest:Б", "chest:Г", "chest:Ж", "chest:Л", "chest:О"]
     play(st, "chest:Г")
@@ -279,7 +280,8 @@ def test_worthiest_heir_wins_with_all_15_in_3_games(tmp_path: Path) -> None:
 def test_a_game_that_is_not_the_campaigns_next_is_refused(tmp_path: Path) -> None:
     c = C.new_campaign(seed=5)
     setup = C.next_setup(c, card_sets=CARD_SETS)
-    other = Setup(hand="draw", seed=1, revealed=("А",), campaign=True, card_sets=CARD_SETS, chest_data=load_chests())
+    other = Setup(hand="draw", seed=1, revealed=("А",), campaign=True, card_sets=CARD_SETS,
+                  chest_data=load_chests())
     with pytest.raises(C.CampaignError, match="setup.chests.revealed"):
         C.record_game(c, _play(other, 1, take=1))
     game = _play(setup, 1)

@@ -180,7 +180,8 @@ def test_standard_of_ur_needs_six_pyramids_in_the_past() -> None:
 
 
 def test_goal_chests_take_artifact_spaces_from_the_left() -> None:
-    st = new_game(Setup(hand="1", seed=0, goals=("Г", "А"), under=("Б",), chest_data=load_chests()), BOOK)
+    st = new_game(Setup(hand="1", seed=0, goals=("Г", "А"), under=("Б",),
+                        chest_data=load_chests()), BOOK)
     assert st.artifacts == [CHEST_BASE + L("Г"), CHEST_BASE + L("А"), EMPTY, EMPTY, EMPTY]
     assert st.goal_chests == [L("Г"), L("А")] and st.chests_under == [L("Б")]
     assert st.board_artifacts() == []  # D11
@@ -206,9 +207,11 @@ def test_a_lightning_chest_is_offered_before_each_action_and_used_once() -> None
 
 def test_lightning_effects_of_goal_chests_cannot_be_used() -> None:
     """Trial 4 has Б as a goal: its lightning effect is never offered."""
-    st = new_game(Setup(hand="1", seed=0, goals=("Б", "Ж"), under=("И", "К"), chest_data=load_chests()), BOOK)
+    st = new_game(Setup(hand="1", seed=0, goals=("Б", "Ж"), under=("И", "К"),
+                        chest_data=load_chests()), BOOK)
     assert "!chest:Б" not in names_of(st) and "!chest:Ж" not in names_of(st)
-    assert names_of(st)[-1] == "!chest:К"  # К (lightning) is under the board; И is a Timeline chest
+    # К (lightning) is under the board; И is a Timeline chest
+    assert names_of(st)[-1] == "!chest:К"
 
 
 def test_lightning_windows_open_at_the_start_of_each_phase() -> None:
@@ -386,11 +389,13 @@ def test_chest_notation_round_trips() -> None:
             assert n.render(n.parse(text)) == text
     assert n.parse("!chest:Б") == A.code(A.CHEST, 1)
     assert n.parse("chest:Б") == A.code(A.CHEST, A.CHEST_PICK + 1)
-    assert letter_index("ZH") == L("Ж") and letter_index("b") == L("Б") and letter_index("Q") is None
+    assert (letter_index("ZH") == L("Ж") and letter_index("b") == L("Б")
+            and letter_index("Q") is None)
 
 
 def test_setup_json_carries_the_chests_and_their_hash() -> None:
-    s = Setup(hand="2", seed=5, trial=2, goals=("В", "Г"), under=("Б", "Д"), chest_data=load_chests())
+    s = Setup(hand="2", seed=5, trial=2, goals=("В", "Г"), under=("Б", "Д"),
+              chest_data=load_chests())
     data = s.to_json()
     assert data["trial"] == 2
     assert data["chests"]["goals"] == ["В", "Г"] and data["chests"]["under"] == ["Б", "Д"]
@@ -422,7 +427,8 @@ def test_an_earlier_revision_of_the_same_game_still_loads() -> None:
                                                                b.effect_part)]
     assert changed == ["Г"]
     g = now[CHEST_LETTERS.index("Г")]
-    assert g.goal_part.inferred and g.name_part.inferred and "project's choice" in g.goal_part.reason
+    assert (g.goal_part.inferred and g.name_part.inferred
+            and "project's choice" in g.goal_part.reason)
     old = Setup(hand="2", seed=5, trial=2, goals=("В", "Г"), under=("Б", "Д"),
                 chest_data=load_chests()).to_json()
     old["chests"]["sha256"] = before.sha256
@@ -494,7 +500,8 @@ def test_a_user_chest_file_replaces_the_shipped_one(tmp_path: Path) -> None:
     (lambda d: d["chests"][3]["goal"].update(text="pyramids >= 6"),
      "chest Г: field 'goal' = 'pyramids >= 6'"),
     (lambda d: d["chests"].pop(), "letter П is missing"),
-    (lambda d: d["chests"][1].update(letter="А"), "chest А: field 'letter' = 'А': appears twice"),
+    (lambda d: d["chests"][1].update(letter="А"),
+     "chest А: field 'letter' = 'А': appears twice"),
     (lambda d: d["chests"][2]["effect"].update(moment="dawn"),
      "chest В: field 'effect.moment' = 'dawn'"),
     (lambda d: d["chests"][2]["effect"].update(steps=[{"op": "fly"}]), "'fly'"),

@@ -103,7 +103,8 @@ def test_cards_type_filter_and_json() -> None:
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert len(data) == 36 and {c["type"] for c in data} == {"megalith"}
-    assert {"code", "name", "cost", "space", "knowledge", "vp", "activation", "text"} <= set(data[0])
+    assert ({"code", "name", "cost", "space", "knowledge", "vp", "activation", "text"}
+            <= set(data[0]))
     techs = json.loads(run("cards", "--type", "ancient", "--json").stdout)
     assert len(techs) == 15 and {c["level"] for c in techs} == {1, 2}
     assert {"level", "requirement", "vp"} <= set(techs[0])
@@ -281,7 +282,8 @@ def test_bad_deck_dice_and_cards(tmp_path: Path) -> None:
     assert_one_line_error(run("play", "--dice", ",".join(["7"] * 15)), "--dice", "7", "1-6")
     assert_one_line_error(run("play", "--dice", "1,x"), "--dice", "'x'")
     assert_one_line_error(run("play", "--dice", "1,2"), "--dice", "15")
-    bad = write(tmp_path / "cards.json", {"set": "mine", "builders": [{"id": "Z1", "type": "temple"}]})
+    bad = write(tmp_path / "cards.json",
+                {"set": "mine", "builders": [{"id": "Z1", "type": "temple"}]})
     assert_one_line_error(run("cards", "--cards", str(bad)), "cards.json", "Z1", "type", "temple")
     assert_one_line_error(run("play", "--cards", str(bad)), "cards.json", "temple")
     assert_one_line_error(run("play", "--cards", str(tmp_path / "no.json")), "no.json")
@@ -376,7 +378,8 @@ def test_solve_is_deterministic_with_a_node_limit() -> None:
 
 
 def test_check_answers_yes_with_a_witness() -> None:
-    result = RUNNER.invoke(app, ["check", "--trial", "1", "--seed", "0", "--node-limit", "5000", "--json"])
+    result = RUNNER.invoke(app, ["check", "--trial", "1", "--seed", "0", "--node-limit", "5000",
+                                 "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["winnable"] == "yes" and all(g["met"] for g in data["goals"])

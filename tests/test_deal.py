@@ -44,7 +44,8 @@ def test_errors_are_domain_errors_naming_the_option_or_the_file(tmp_path: Path) 
         build_setup(BOOK, CARD_SETS, dice=",".join(["7"] * 15))
     with pytest.raises(DealError, match=r"^--dice: 'x' is not a whole number"):
         parse_dice("1,x")
-    with pytest.raises(DealError, match=r"^--hand: '7' is not 1, 2, 3, 4, draw or a readable file$"):
+    with pytest.raises(DealError,
+                       match=r"^--hand: '7' is not 1, 2, 3, 4, draw or a readable file$"):
         build_setup(BOOK, CARD_SETS, hand="7")
     with pytest.raises(DealError, match=r"^--deck: 'none\.txt' is not a readable file$"):
         read_codes(Path("none.txt"), "--deck")

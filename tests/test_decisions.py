@@ -2,7 +2,8 @@
 
 Each test is named after its decision and cites it; positions use real cards of
 `puzzles/data/cards/base.json` (tests/builder.position). D14, D16 and D17 are tested through the
-solo-modes layer (`puzzles.chests`, `puzzles.campaign`, `solver.engine.chests`, `solver.engine.goals`).
+solo-modes layer (`puzzles.chests`, `puzzles.campaign`, `solver.engine.chests`,
+`solver.engine.goals`).
 """
 
 from __future__ import annotations

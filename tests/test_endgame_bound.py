@@ -169,7 +169,8 @@ def test_a_create_whose_card_is_chosen_opens_no_slot_for_another_card() -> None:
     picked first), that Create brings that card's gains (C1: none), not the best gains of any
     card out of play: the counts and the bound drop, and stay at least the optimum. (The tiles
     hold technologies: empty ones are never refilled, so there the Learns would add nothing.)"""
-    st = position(hand=["C1", "C2", "C5"], past=["M1", "P5"], techs=["T1", "T2", "T5", "T9", "T22", "T23"],
+    st = position(hand=["C1", "C2", "C5"], past=["M1", "P5"],
+                  techs=["T1", "T2", "T5", "T9", "T22", "T23"],
                   tiles=["T3", "T8", "T11", "T12", "T14", "T15", "T31", "T34", "T43"],
                   time_space=1, time_visits=2, turn=16, deck_top=["C6", "C7"])
     facts = pool_facts(st)

@@ -1,12 +1,12 @@
 """The engine's fast paths answer exactly as the plain rules they replace (issue 13, deliver 3).
 
 The option generators of the hot decisions (the action phase, Learn, Create) and the score
-sheet read shared counts once per call instead of once per card. Here the plain versions, as they were before, are kept as
-reference functions, and many random games (fixed seeds; base and Heritage cards, premade and
-drawn hands, trials with chests) are played twice in lockstep: once by the engine's rules and
-once by a rule table whose option handlers are the references. Every decision must offer the
-same options, every position must have the same key, and every game must end with the same
-score. At every position the fast helpers are also compared with the references directly, for
+sheet read shared counts once per call instead of once per card. Here the plain versions, as they
+were before, are kept as reference functions, and many random games (fixed seeds; base and Heritage
+cards, premade and drawn hands, trials with chests) are played twice in lockstep: once by the
+engine's rules and once by a rule table whose option handlers are the references. Every decision
+must offer the same options, every position must have the same key, and every game must end with the
+same score. At every position the fast helpers are also compared with the references directly, for
 every kind filter a nested Create can carry.
 """
 
@@ -215,7 +215,8 @@ def ref_entering_knowledge(st: GameState, card: int) -> int:
     return max(0, value)
 
 
-def ref_create_group(st: GameState, card: int, space: int, granted_by: int) -> list[tuple[int, int]]:
+def ref_create_group(st: GameState, card: int, space: int,
+                     granted_by: int) -> list[tuple[int, int]]:
     """The "each time you CREATE" part of `place`'s group, scanning every effect in play."""
     c = st.book.cards[card]
     cards = st.book.cards
@@ -250,7 +251,8 @@ def ref_learn_trigger_group(st: GameState, tech: int) -> tuple[tuple[int, int], 
     for x in ref_monuments(st) + ref_board_artifacts(st):
         for i, e in enumerate(cards[x].effects):
             t = e.trigger
-            if t is not None and t.event == "learn" and (t.tech_type is None or t.tech_type == ttype):
+            if (t is not None and t.event == "learn"
+                    and (t.tech_type is None or t.tech_type == ttype)):
                 group.append((x, i))
     return tuple(group)
 

@@ -1,4 +1,5 @@
-"""The generic exhaustive search on a toy puzzle (0/1 knapsack) defined here, against brute force."""
+"""The generic exhaustive search on a toy puzzle (0/1 knapsack) defined here, against brute
+force."""
 
 from __future__ import annotations
 

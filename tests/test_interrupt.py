@@ -109,7 +109,8 @@ def test_ctrl_c_in_the_exact_search_keeps_its_incumbent(tmp_path: Path) -> None:
     status = out.strip().splitlines()[-2:]
     assert not status[0].startswith("OPTIMAL"), "solved before Ctrl-C: take a larger position"
     assert status[0].startswith("FEASIBLE") and status[0].endswith("(interrupted)")
-    nodes = int(re.search(r"nodes ([\d,]+)", status[1]).group(1).replace(",", ""))  # type: ignore[union-attr]
+    nodes = int(re.search(r"nodes ([\d,]+)", status[1])  # type: ignore[union-attr]
+                .group(1).replace(",", ""))
     assert nodes > 0
     assert after < AFTER
 

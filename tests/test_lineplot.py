@@ -20,8 +20,8 @@ RUNNER = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
 
 def test_solve_plot_draws_the_line(tmp_path: Path) -> None:
     png = tmp_path / "line.png"
-    result = RUNNER.invoke(app, ["solve", "--trial", "1", "--seed", "2", "--node-limit", "2000", "--bound", "simple",
-                                 "--plot", str(png), "--json"])
+    result = RUNNER.invoke(app, ["solve", "--trial", "1", "--seed", "2", "--node-limit", "2000",
+                                 "--bound", "simple", "--plot", str(png), "--json"])
     assert result.exit_code == 0, result.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     data = json.loads(result.stdout)
@@ -41,7 +41,7 @@ def test_solve_plot_draws_the_line(tmp_path: Path) -> None:
 
 
 def test_plot_to_an_unwritable_file_exits_2(tmp_path: Path) -> None:
-    result = RUNNER.invoke(app, ["solve", "--trial", "1", "--node-limit", "500", "--bound", "simple", "--plot",
-                                 str(tmp_path / "no" / "such" / "dir.png")])
+    result = RUNNER.invoke(app, ["solve", "--trial", "1", "--node-limit", "500", "--bound",
+                                 "simple", "--plot", str(tmp_path / "no" / "such" / "dir.png")])
     assert result.exit_code == 2 and "--plot: cannot write" in result.stderr
     assert result.stdout == ""  # refused before the search

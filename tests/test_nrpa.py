@@ -98,7 +98,8 @@ class Reference:
     def bias(self, st: Digits, a: int) -> float:
         return self.game.policy_bias(st, a) if self.use_bias else 0.0
 
-    def playout(self, policy: dict[Hashable, float]) -> tuple[float, list[tuple[list[Hashable], list[float], int]]]:
+    def playout(self, policy: dict[Hashable, float]
+                ) -> tuple[float, list[tuple[list[Hashable], list[float], int]]]:
         st, seq, trace = self.root.clone(), list[int](), []
         while not st.is_terminal():
             legal = st.legal_actions()

@@ -109,7 +109,8 @@ def test_shaped_reward_prefers_more_vp_and_less_shortfall() -> None:
 
 
 def test_shaped_reward_is_the_default_and_an_unknown_kind_is_refused() -> None:
-    assert og.reward(_Terminal(60, True)) == og.shaped_value(60, True, 0.0)  # type: ignore[arg-type]
+    assert (og.reward(_Terminal(60, True))  # type: ignore[arg-type]
+            == og.shaped_value(60, True, 0.0))
     assert og.reward(_Terminal(60, True)) > og.reward(_Terminal(59, True))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="reward must be one of shaped, binary"):
         og.reward_function("vp")

@@ -143,7 +143,8 @@ def test_a_stop_asked_in_the_parent_stops_every_process() -> None:
 
 
 class Broken(Knapsack):
-    """A knapsack whose sixth item (below the frontier of two processes) cannot be decided (as an engine error would stop a line)."""
+    """A knapsack whose sixth item (below the frontier of two processes) cannot be decided (as an
+    engine error would stop a line)."""
 
     def apply(self, action: int) -> None:
         if self.step == 5:

@@ -1,4 +1,5 @@
-"""Game records and line files (`solver.engine.record`), and their wording (`solver.engine.describe`)."""
+"""Game records and line files (`solver.engine.record`), and their wording
+(`solver.engine.describe`)."""
 
 from __future__ import annotations
 
@@ -172,11 +173,13 @@ def test_decision_after_the_end_or_in_the_wrong_turn() -> None:
     data = game("1", 0)
     data["line"][-1].append("search")
     _, error = replay(data)
-    assert error == f"turn 16, decision {len(data['line'][-1])}: 'search' comes after the end of the game"
+    assert error == (f"turn 16, decision {len(data['line'][-1])}: 'search' comes after the end of "
+                     "the game")
     data = game("1", 0)
     data["line"][1].append(data["line"][2].pop(0))  # turn 2's first action written in turn 1
     _, error = replay(data)
-    assert error == f"turn 1, decision {len(data['line'][1])}: {data['line'][1][-1]!r} comes after turn 1 ended (the game is at turn 2)"
+    assert error == (f"turn 1, decision {len(data['line'][1])}: {data['line'][1][-1]!r} comes "
+                     "after turn 1 ended (the game is at turn 2)")
     data = game("1", 0)
     data["line"][3] = data["line"][2] + data["line"][3]
     data["line"][2] = []
@@ -207,11 +210,16 @@ def test_user_card_set_path_relative_to_the_line(tmp_path: Path) -> None:
     (lambda d: d.pop("line"), "line: missing"),
     (lambda d: d.pop("setup"), "setup: missing"),
     (lambda d: d.__setitem__("line", {"a": 1}), 'line: expected a list of turns, got {"a": 1}'),
-    (lambda d: d["line"].__setitem__(2, "search"), 'line[2]: expected a list of decisions, got "search"'),
-    (lambda d: d["line"][1].__setitem__(0, 7), "line[1][0]: expected a decision in notation, got 7"),
-    (lambda d: d["setup"].__setitem__("hand", "9"), "setup: hand: '9' is not one of 1, 2, 3, 4, draw or a file"),
-    (lambda d: d["setup"].__setitem__("card_sets", []), "setup.card_sets: empty; name the card sets the line was played with"),
-    (lambda d: d.__setitem__("score", 12), "score: expected an object of the five rows and total, got 12"),
+    (lambda d: d["line"].__setitem__(2, "search"),
+     'line[2]: expected a list of decisions, got "search"'),
+    (lambda d: d["line"][1].__setitem__(0, 7),
+     "line[1][0]: expected a decision in notation, got 7"),
+    (lambda d: d["setup"].__setitem__("hand", "9"),
+     "setup: hand: '9' is not one of 1, 2, 3, 4, draw or a file"),
+    (lambda d: d["setup"].__setitem__("card_sets", []),
+     "setup.card_sets: empty; name the card sets the line was played with"),
+    (lambda d: d.__setitem__("score", 12),
+     "score: expected an object of the five rows and total, got 12"),
 ])
 def test_malformed_files_have_no_record(mutate: Any, message: str) -> None:
     data = game("1", 0)

@@ -284,7 +284,8 @@ def test_campaign_goals_the_revision_may_drop() -> None:
     discard goal chests (one stays), so one goal met is enough; in a trial every goal is."""
     def two_goals(campaign: bool) -> GameState:
         st = standard_of_ur_position(2)  # 5 in the Past: the 7th may still come (the flip)
-        st.setup = Setup(hand="1", seed=0, dice=(1,) * 16, goals=("Г", "Е"), campaign=campaign, chest_data=load_chests())
+        st.setup = Setup(hand="1", seed=0, dice=(1,) * 16, goals=("Г", "Е"), campaign=campaign,
+                         chest_data=load_chests())
         st.goal_chests = [CHEST_LETTERS.index("Г"), CHEST_LETTERS.index("Е")]
         st.artifacts[1] = CHEST_BASE + st.goal_chests[1]
         return st

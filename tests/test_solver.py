@@ -70,7 +70,8 @@ def optima() -> dict[int, tuple[float, int]]:
 
 
 @pytest.mark.parametrize("seed", TINY_SEEDS)
-def test_branch_and_bound_equals_brute_force(seed: int, optima: dict[int, tuple[float, int]]) -> None:
+def test_branch_and_bound_equals_brute_force(seed: int,
+                                             optima: dict[int, tuple[float, int]]) -> None:
     best, end_states = optima[seed]
     assert 1 <= end_states <= END_STATE_CAP
     res = search(tiny_position(seed), game=HeritageGame())
@@ -89,7 +90,8 @@ def test_nrpa_reaches_the_proven_optimum(optima: dict[int, tuple[float, int]]) -
     """The heuristic search finds the optimum on at least 20 tiny positions."""
     hits = 0
     for seed in TINY_SEEDS:
-        inc = NRPA(tiny_position(seed), NRPAConfig(level=1, iterations=40, max_nodes=4_000, seed=seed),
+        inc = NRPA(tiny_position(seed),
+                   NRPAConfig(level=1, iterations=40, max_nodes=4_000, seed=seed),
                    game=HeritageGame()).run()
         if inc.value == optima[seed][0]:
             hits += 1

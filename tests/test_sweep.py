@@ -146,7 +146,8 @@ def fake_row(task: Task, status: str = "won") -> dict[str, Any]:
 def test_store_keeps_the_first_row_of_a_deal_and_knows_what_is_done(tmp_path: Path) -> None:
     tasks = sweep_of(seeds=(0, 1, 2)).tasks()
     with SweepStore(tmp_path / "s.sqlite") as store:
-        assert store.add(fake_row(tasks[0]), None) and store.add(fake_row(tasks[1], "unknown"), None)
+        assert (store.add(fake_row(tasks[0]), None)
+                and store.add(fake_row(tasks[1], "unknown"), None))
         assert not store.add(fake_row(tasks[0], "unknown"), None)
         done = store.done("nodes=200", "simple", IDENTITY["version"], IDENTITY["data_sha256"])
         assert done == {(1, "1", 0, 0): "won", (1, "1", 1, 1): "unknown"}

@@ -174,10 +174,12 @@ def _write(tmp_path: Path, mutate: object) -> Path:
 
 
 @pytest.mark.parametrize(("mutate", "fragment"), [
-    (lambda d: d["trials"][0].update(goals=["А", "Ы"]), "trial 1: field 'goals' = 'Ы': not a chest letter"),
+    (lambda d: d["trials"][0].update(goals=["А", "Ы"]),
+     "trial 1: field 'goals' = 'Ы': not a chest letter"),
     (lambda d: d["trials"][1].update(under=["А", "Б", "Д", "Е", "Ж", "З"]),
      "trial 2: field 'under' = ['А', 'Б', 'Д', 'Е', 'Ж', 'З']: 6 chests; at most 5"),
-    (lambda d: d["trials"][2].update(under=["А"]), "trial 3: field 'under' = ['А']: chest А is also a goal"),
+    (lambda d: d["trials"][2].update(under=["А"]),
+     "trial 3: field 'under' = ['А']: chest А is also a goal"),
     (lambda d: d["trials"][3].update(goals=[]), "trial 4: field 'goals' = []: a trial needs"),
     (lambda d: d["trials"][4].update(number=1), "field 'trials[4].number' = 1: appears twice"),
     (lambda d: d["trials"][7].update(reason=""), "trial 8: field 'reason' = ''"),
@@ -210,7 +212,8 @@ def test_a_bad_chest_file_exits_2_with_one_line(tmp_path: Path) -> None:
     data["chests"][3]["goal"]["text"] = "past.pyramid >>= 6"
     path = tmp_path / "chests.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    for args in (["trials", "--chests", str(path)], ["play", "--trial", "2", "--chests", str(path)]):
+    for args in (["trials", "--chests", str(path)],
+                 ["play", "--trial", "2", "--chests", str(path)]):
         result = runner.invoke(app, args)
         assert result.exit_code == 2
         lines = [ln for ln in result.output.splitlines() if ln.strip()]

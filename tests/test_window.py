@@ -334,7 +334,8 @@ def _last_archive(artifacts: list[str], space1: list[str], tokens: dict[str, int
                   hand: list[str], lost: int = 0) -> GameState:
     """Turn 15 (of 16) in its last action, an Archive just chosen (nothing picked yet)."""
     st = position(hand=hand, timeline={1: space1, 3: ["C3" if "C3" not in space1 else "C11"]},
-                  tokens=tokens, past=["P1", "M3"], artifacts=artifacts, lost=lost, techs=["T1", "T2", "T5"],
+                  tokens=tokens, past=["P1", "M3"], artifacts=artifacts, lost=lost,
+                  techs=["T1", "T2", "T5"],
                   time_space=2, time_visits=2, turn=15, deck_top=["C6", "C9", "C8", "C10"],
                   tiles=[None] * 9,
                   pending=[(F_TECH_PHASE,), (F_DECLINE_PHASE,), (F_TIMELINE_PHASE,),

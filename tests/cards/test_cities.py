@@ -101,10 +101,12 @@ ANCIENT = ["T3", "T4", "T5", "T6", "T9", "T8"]
 SECRET = ["T10", "T11", "T12", "T13", "T14", "T16"]
 
 
-@pytest.mark.parametrize(("card", "own", "other"), [("C1", ANCIENT, SECRET), ("C2", SECRET, ANCIENT)],
+@pytest.mark.parametrize(("card", "own", "other"),
+                         [("C1", ANCIENT, SECRET), ("C2", SECRET, ANCIENT)],
                          ids=["C1-ancient", "C2-secret"])
 @pytest.mark.parametrize(("n", "vp"), [(2, 0), (3, 4), (4, 4), (5, 7), (6, 7)])
-def test_C1_C2_osirion_abu_gorab_tiers(card: str, own: list[str], other: list[str], n: int, vp: int) -> None:
+def test_C1_C2_osirion_abu_gorab_tiers(card: str, own: list[str], other: list[str], n: int,
+                                       vp: int) -> None:
     """C1 Osirion / C2 Abu Gorab, end game (RULES.md section 7 row 2): 4 VP with 3 or 4
     technologies of its type, 7 VP with 5 or more; technologies of another type do not count."""
     st = position(past=[card], techs=own[:n] + other[:4], time_space=6)
@@ -612,7 +614,8 @@ def test_C32_persepolis_archive_no() -> None:
     (["M10"], "C19", "s3", 3),
     (["C12"], "M8", "s4", 3),
 ], ids=["city-in-past", "no-city-in-past-fails", "megalith-unaffected"])
-def test_C18_angkor_wat_reduction(pasts: list[str], created: str, space: str, expected: int) -> None:
+def test_C18_angkor_wat_reduction(pasts: list[str], created: str, space: str,
+                                  expected: int) -> None:
     """C18 Angkor Wat, while in the Timeline: once the Past holds a city, every other city
     created enters with 1 knowledge fewer; megaliths are not affected (clarifications C18)."""
     st = one_action(hand=["C19", "M8"], timeline={6: ["C18"]}, past=pasts, time_space=4)

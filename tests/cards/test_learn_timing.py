@@ -62,7 +62,7 @@ def only_the_top(n: int) -> Callable[[GameState], None]:
     return prepare
 
 
-# ------------------------------------------------------------------ T22 and its own Learn
+# ----------------------------------------------------------------- T22 and its own Learn
 
 @pytest.mark.parametrize("artifact", ["A17", "A20"])
 def test_t22_artifact_created_by_its_effect_does_not_draw_for_the_learn(artifact: str) -> None:
@@ -96,7 +96,7 @@ def test_t22_learn_triggers_in_play_resolve_after_its_effect() -> None:
     assert hand(st) == ["C30"]
 
 
-# ------------------------------------------------------------------ the same through granted Learns
+# ----------------------------------------------------------------- the same through granted Learns
 
 def _through_p20() -> GameState:
     """P20 Borobudur: creating A1 grants a Learn; T22 is chosen; the A20 it creates is an
@@ -160,7 +160,7 @@ def test_t22_through_a_granted_learn_created_artifact_does_not_react(source: str
     assert hand(st) == want_hand
 
 
-# ------------------------------------------------------------------ Abu Simbel's technology
+# ----------------------------------------------------------------- Abu Simbel's technology
 
 def _holding(techs: list[str], **kw: Any) -> GameState:
     tiles = ["T1", "T2", "T3", "T4", "T5", "T6", "HT1", "T28", "T29"]
@@ -202,7 +202,7 @@ def test_abu_simbel_requirement_is_not_lowered_by_candi_sukuh() -> None:
     assert "HT1" in codes(st, st.tech_discards[1])
 
 
-# ------------------------------------------------------------------ revealed cards and the reshuffle
+# ----------------------------------------------------------------- revealed cards and the reshuffle
 
 def test_t22_set_aside_cards_are_in_the_reshuffle_of_a_draw_during_its_effect() -> None:
     """The deck holds exactly T22's ten cards (A5 among them, created at once, cost 0) and the

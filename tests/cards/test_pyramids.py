@@ -30,7 +30,7 @@ from solver.engine.sheet import ScoreSheet
 from solver.engine.state import CHEST_BASE, EMPTY, GameState
 from tests.builder import codes, idx, names_of, play, position, tile_codes, tok
 
-# ----------------------------------------------------------------------------- helpers
+# ------------------------------------------------------------------ helpers
 
 
 def hand(st: GameState) -> list[str]:
@@ -71,7 +71,7 @@ def T(*numbers: int) -> list[str]:
     return [f"T{n}" for n in numbers]
 
 
-# ============================================================================= end-game cards
+# ================================================================== end-game cards
 # RULES.md section 7: row 2 scores the end-game effects of monuments in the Past only.
 
 ENDGAME_CASES: list[tuple[str, str, Sequence[str], Sequence[str], dict[int, list[str]], int]] = [
@@ -153,7 +153,7 @@ def test_p36_game_end_full_score_sheet() -> None:
                                     lost_knowledge=-3)
 
 
-# ============================================================================= P7 Pyramid of the Niches
+# ================================================================== P7 Pyramid of the Niches
 
 
 def test_p7_niches_learns_a_qualifying_level2_and_orders_the_rest() -> None:
@@ -231,7 +231,7 @@ def test_p7_niches_short_deck_reveals_what_there_is() -> None:
     assert codes(st, st.tech_decks[1]) == ["T40", "T41"]
 
 
-# ============================================================================= P8 Pyramid of Userkaf
+# ================================================================== P8 Pyramid of Userkaf
 
 
 def test_p8_userkaf_opponents_only_changes_nothing_in_solo() -> None:
@@ -247,7 +247,7 @@ def test_p8_userkaf_opponents_only_changes_nothing_in_solo() -> None:
     assert at_action(st, 2)
 
 
-# ============================================================================= P9 Caral, P10 Teotihuacan
+# ================================================================== P9 Caral, P10 Teotihuacan
 
 
 def test_p9_caral_may_learn_a_technology_whose_requirement_is_met() -> None:
@@ -334,7 +334,7 @@ def test_p10_teotihuacan_declined() -> None:
     assert at_action(st, 2)
 
 
-# ============================================================================= locked cards
+# ================================================================== locked cards
 
 
 @pytest.mark.parametrize(("card", "space"), [("P10", 6), ("P19", 4), ("P20", 3)])
@@ -357,7 +357,7 @@ def test_locked_pyramid_cannot_be_created_when_its_space_is_full(card: str, spac
     assert names_of(st) == ["C1", "P18"]
 
 
-# ============================================================================= P11 Pyramid of Coba
+# ================================================================== P11 Pyramid of Coba
 
 
 def test_p11_coba_removes_up_to_four_lost_knowledge() -> None:
@@ -393,7 +393,7 @@ def test_p11_coba_condition_fails_with_two_megaliths() -> None:
     assert at_action(st, 2)
 
 
-# ============================================================================= P12 Gunung Padang
+# ================================================================== P12 Gunung Padang
 
 
 def test_p12_gunung_padang_moves_the_other_space1_card_out() -> None:
@@ -440,7 +440,7 @@ def test_p12_gunung_padang_alone_does_nothing() -> None:
     assert at_action(st, 2)
 
 
-# ============================================================================= P13 Yonaguni
+# ================================================================== P13 Yonaguni
 
 
 def test_p13_yonaguni_discards_artifacts_for_four_knowledge_each() -> None:
@@ -503,7 +503,7 @@ def test_p13_yonaguni_only_a_chest_asks_nothing() -> None:
     assert st.pending() == (D_ACTION, 1)
 
 
-# ============================================================================= P14 Tikal Temple I
+# ================================================================== P14 Tikal Temple I
 
 
 def test_p14_tikal_may_learn_on_creation() -> None:
@@ -529,7 +529,7 @@ def test_p14_tikal_declined() -> None:
     assert tile_codes(st)[:3] == ["T2", "T5", "T9"]
 
 
-# ============================================================================= P15 Xixia Wangling
+# ================================================================== P15 Xixia Wangling
 
 
 def xixia_position(**tokens: int) -> GameState:
@@ -583,7 +583,7 @@ def test_p15_xixia_no_adjacent_knowledge_nothing_happens() -> None:
     assert [tok(st, c) for c in ("C1", "M6")] == [4, 4]
 
 
-# ============================================================================= P16 Nubian Pyramids
+# ================================================================== P16 Nubian Pyramids
 
 
 def test_p16_nubian_may_create_an_artifact_paying_its_cost() -> None:
@@ -623,7 +623,7 @@ def test_p16_nubian_no_free_artifact_space() -> None:
     assert st.pending() == (D_ACTION, 1)
 
 
-# ============================================================================= P17 The Queen's Pyramids
+# ================================================================== P17 The Queen's Pyramids
 
 
 @pytest.mark.parametrize(
@@ -646,7 +646,7 @@ def test_p17_queens_pyramids_enters_with_one_less_per_past_pyramid(
     assert tok(st, "P17") == expected
 
 
-# ============================================================================= P18 Pyramid of Nice
+# ================================================================== P18 Pyramid of Nice
 
 
 def test_p18_nice_targets_any_monument_with_knowledge_itself_included() -> None:
@@ -675,7 +675,7 @@ def test_p18_nice_alone_removes_from_itself() -> None:
     assert tok(st, "P18") == 1
 
 
-# ============================================================================= P19 Candi Sukuh
+# ================================================================== P19 Candi Sukuh
 
 
 @pytest.mark.parametrize(
@@ -736,7 +736,7 @@ def test_p19_candi_sukuh_in_the_past_does_not_relax() -> None:
     assert "learn" not in names_of(st)
 
 
-# ============================================================================= P20 Borobudur Temple
+# ================================================================== P20 Borobudur Temple
 
 
 def test_p20_borobudur_artifact_create_grants_an_optional_learn() -> None:
@@ -790,7 +790,7 @@ def test_p20_borobudur_not_in_play_does_nothing() -> None:
     assert st.pending() == (D_ACTION, 1)
 
 
-# ============================================================================= P21 Phimeanakas
+# ================================================================== P21 Phimeanakas
 
 
 def test_p21_phimeanakas_ancient_learn_removes_one_then_draws_one() -> None:
@@ -844,7 +844,7 @@ def test_p21_phimeanakas_without_knowledge_still_draws() -> None:
     assert hand(st) == ["C2", "M1", "M2"]
 
 
-# ============================================================================= P22 Sneferu's Pyramid
+# ================================================================== P22 Sneferu's Pyramid
 
 
 @pytest.mark.parametrize(
@@ -867,7 +867,7 @@ def test_p22_sneferu_cities_enter_with_one_less(
     assert tok(st, card) == expected
 
 
-# ============================================================================= P23 Pyramids of Xi'an
+# ================================================================== P23 Pyramids of Xi'an
 
 
 def test_p23_xian_must_swap_with_any_other_monument() -> None:
@@ -910,7 +910,7 @@ def test_p23_xian_alone_stays() -> None:
     assert st.pending() == (D_ACTION, 1)
 
 
-# ============================================================================= P24 Pyramid of Tazumal
+# ================================================================== P24 Pyramid of Tazumal
 
 
 def test_p24_tazumal_removes_up_to_two_split() -> None:
@@ -970,7 +970,7 @@ def test_p24_tazumal_condition_fails_at_ten() -> None:
     assert at_action(st, 2)
 
 
-# ============================================================================= P25-P28 adjacent -1
+# ================================================================== P25-P28 adjacent -1
 
 
 @pytest.mark.parametrize(
@@ -992,7 +992,7 @@ def test_adjacent_type_loses_one(card: str, loses: str) -> None:
     assert at_action(st, 2)
 
 
-# ============================================================================= P29 Djoser, P30 Neferirkare
+# ================================================================== P29 Djoser, P30 Neferirkare
 
 
 def test_p29_djoser_removes_one_from_any_itself_included() -> None:
@@ -1035,7 +1035,7 @@ def test_p30_neferirkare_alone_does_nothing() -> None:
     assert at_action(st, 2)
 
 
-# ============================================================================= P31 Tonina
+# ================================================================== P31 Tonina
 
 
 def test_p31_tonina_draws_one() -> None:
@@ -1055,7 +1055,7 @@ def test_p31_tonina_at_ten_cards_draws_nothing() -> None:
     assert codes(st, st.deck[-1:]) == ["M1"]
 
 
-# ============================================================================= P33 Calakmul
+# ================================================================== P33 Calakmul
 
 
 def test_p33_calakmul_reveals_until_two_cities() -> None:
@@ -1089,7 +1089,7 @@ def test_p33_calakmul_full_hand_reveals_nothing() -> None:
     assert codes(st, st.deck[-1:]) == ["C3"]
 
 
-# ============================================================================= P34 Plaine Magnien
+# ================================================================== P34 Plaine Magnien
 
 
 TOP8 = ["M1", "A1", "C3", "P1", "C4", "C5", "M2", "M3"]
@@ -1118,7 +1118,7 @@ def test_p34_plaine_magnien_full_hand_skipped() -> None:
     assert at_action(st, 2)
 
 
-# ============================================================================= P35 Candi Kethek
+# ================================================================== P35 Candi Kethek
 
 
 def test_p35_candi_kethek_buries_two_available_technologies() -> None:
