@@ -82,8 +82,9 @@ class _Terminal:
 ])
 def test_binary_reward_is_vp_over_100_clipped_and_0_when_a_goal_is_missed(
         vp: float, met: bool, expected: float) -> None:
-    assert og.binary_reward(_Terminal(vp, met)) == pytest.approx(expected)  # type: ignore[arg-type]
-    assert og.reward(_Terminal(vp, met), "binary") == og.binary_reward(_Terminal(vp, met))  # type: ignore[arg-type]
+    terminal: Any = _Terminal(vp, met)  # stands in for the OpenSpiel state the rewards read
+    assert og.binary_reward(terminal) == pytest.approx(expected)
+    assert og.reward(terminal, "binary") == og.binary_reward(terminal)
 
 
 VPS = (-40.0, -7.0, 0.0, 12.0, 45.0, 59.0, 60.0, 85.0, 100.0, 130.0, 300.0)
