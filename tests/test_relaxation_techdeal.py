@@ -129,15 +129,13 @@ def test_t3_h2_turn_15_start_is_bounded_by_its_line(monkeypatch: pytest.MonkeyPa
     turn 15's die roll and refills reshuffle; in no one reshuffle do all three come up within the
     Learns the model has (T31 needs the pile without Tiwanaku's T45, T37 with it or T28's...).
     With the rule the bound there is the line's VP (a solve given the line proves it before any
-    search); without it, more. Since session 38 the rule binds only in the model's lines where
-    no Pyramid of the Niches declines (its decline learns from the Level II deck's top 7 and
-    sends the rest under it, which the walk does not follow), and the model's static reach lets
-    P7, 50 cards deep here, be created and decline in turn 15: the bound is 79 again. Shown
-    with no such decline possible (`_decline_takers` None)."""
+    search); without it, more. Since session 38 the rule stands aside in the model's lines where
+    a Pyramid of the Niches declines (its decline learns from the Level II deck's top 7 and
+    sends the rest under it, which the walk does not follow); until session 47 the model could
+    stand it aside with no such decline (the escape was tied to a decline one way only), and
+    the bound was 79 again."""
     st, end, rest = turn_start("t3-h2-s0", 15)
     assert end.value() == 78
-    assert relaxed_bound(st, CFG).bound == 79
-    monkeypatch.setattr(techdeal, "_decline_takers", lambda ctx, mons: None)
     assert relaxed_bound(st, CFG).bound == 78
     # a solve given the line proves it at the root bound, before any search
     res = solve(st, SolveConfig(node_limit=1, bound="cpsat"), incumbent=rest)
@@ -146,6 +144,16 @@ def test_t3_h2_turn_15_start_is_bounded_by_its_line(monkeypatch: pytest.MonkeyPa
     assert res.status == Status.FEASIBLE and res.bound > 78
     monkeypatch.setattr(relaxation, "limit_deals", lambda ctx, techs, mons: None)
     assert relaxed_bound(st, CFG).bound > 78
+
+
+def test_the_deal_rule_stands_aside_only_where_a_taker_declines(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The escape of `_decline_takers` is true exactly where a Pyramid of the Niches declines:
+    with its upper link dropped (true at will, as before session 47) t3-h2's turn-15 bound is
+    79 again, the model standing the deal rule aside with no decline to pay for it."""
+    st, _, _ = turn_start("t3-h2-s0", 15)
+    monkeypatch.setattr(techdeal, "_only_with_a_decline", lambda ctx, escape, declines: None)
+    assert relaxed_bound(st, CFG).bound == 79
 
 
 def test_a_heuristic_line_at_the_root_bound_is_optimal() -> None:

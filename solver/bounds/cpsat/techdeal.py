@@ -185,9 +185,12 @@ def _needs(depths: Depths, cards: Sequence[int]) -> tuple[dict[int, int], list[d
 
 
 def _decline_takers(ctx: Context, monuments: Monuments) -> LinExpr | None:
-    """True in the model's lines where a monument whose decline effect takes technologies
-    (`TILE_OPS`: the Pyramid of the Niches' look at the Level II deck) declines into the Past
-    in a decline phase still to come (None when none can)."""
+    """True exactly in the model's lines where a monument whose decline effect takes
+    technologies (`TILE_OPS`: the Pyramid of the Niches' look at the Level II deck) declines
+    into the Past in a decline phase still to come (None when none can). Both ways: a line
+    with no such decline keeps the deal rule (the module's argument holds for it), so the
+    model may not stand the rule aside for free (t3-h2's turn-15 start: 79 with the escape
+    free, 78, the line's VP, with it tied to a decline)."""
     if not decline_phases_left(ctx.state):
         return None
     takers = [c for c in sorted(monuments.in_past) if any(
@@ -198,7 +201,13 @@ def _decline_takers(ctx: Context, monuments: Monuments) -> LinExpr | None:
     some = ctx.model.new_bool_var("deal_decline_taker")
     for c in takers:
         ctx.model.add(some >= monuments.in_past[c])
+    _only_with_a_decline(ctx, some, [monuments.in_past[c] for c in takers])
     return some
+
+
+def _only_with_a_decline(ctx: Context, escape: LinExpr, declines: list[LinExpr]) -> None:
+    """The escape of `_decline_takers` false where none of `declines` happens."""
+    ctx.model.add(escape <= sum(declines))
 
 
 def limit_deals(ctx: Context, techs: Technologies, monuments: Monuments) -> None:
