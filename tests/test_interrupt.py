@@ -55,24 +55,22 @@ class Run:
 
     def wait_for(self, *phases: str, limit: float = 60.0) -> None:
         """Wait until the display has shown these phases, in this order."""
-        pattern = re.compile(".*".join(rf"phase\s*\S\s*{p}\b" for p in phases), re.S)
+        pattern = ".*".join(rf"phase\s*\S\s*{p}\b" for p in phases)
+        self._wait_until(re.compile(pattern, re.S), f"phases {phases}", limit)
+
+    def wait_for_best(self, limit: float = 60.0) -> None:
+        """Wait until the display shows a goal-meeting line's VP (a fixed sleep was not enough
+        on a loaded machine: the search had found nothing yet when Ctrl-C came)."""
+        self._wait_until(re.compile(r"best VP \(all goals met\)\W*\d"),
+                         "a goal-meeting line", limit)
+
+    def _wait_until(self, pattern: re.Pattern[str], what: str, limit: float) -> None:
         deadline = time.monotonic() + limit
         while time.monotonic() < deadline and self.proc.poll() is None:
             self.read(0.05)
             if pattern.search(self.text()):
                 return
-        pytest.fail(f"phases {phases} not shown; screen: {self.text()[-300:]!r}")
-
-    def wait_for_best(self, limit: float = 60.0) -> None:
-        """Wait until the display shows a goal-meeting line's VP (a fixed sleep was not enough
-        on a loaded machine: the search had found nothing yet when Ctrl-C came)."""
-        best = re.compile(r"best VP \(all goals met\)\W*\d")
-        deadline = time.monotonic() + limit
-        while time.monotonic() < deadline and self.proc.poll() is None:
-            self.read(0.05)
-            if best.search(self.text()):
-                return
-        pytest.fail(f"no goal-meeting line shown; screen: {self.text()[-300:]!r}")
+        pytest.fail(f"{what} not shown; screen: {self.text()[-300:]!r}")
 
     def interrupt(self) -> tuple[int, str, float]:
         """Send SIGINT; (exit code, stdout, seconds from the signal to the exit)."""
