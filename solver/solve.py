@@ -290,16 +290,35 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
 
 def _exact(root: GameState, game: HeritageGame, line: Sequence[int], value: float | None,
            nodes: int | None, seconds: float | None, interrupt: Interrupt,
-           tt_memory_mb: float | None = DEFAULT_MEMORY_MB, workers: int = 1) -> SearchResult:
+           tt_memory_mb: float | None = DEFAULT_MEMORY_MB, workers: int = 1,
+           report: Callable[[int, float], None] | None = None) -> SearchResult:
     """Exact branch and bound from `root` with the incumbent; Ctrl-C (`interrupt`) stops it
     like a budget, with the best line it found (FEASIBLE) or none (UNKNOWN). In `workers`
     processes unless node-limited (`solver.search.parallel`: a node-limited solve stays
-    deterministic)."""
+    deterministic). `report` hears its nodes and best value as it goes (`_exact_report`)."""
     game.bound.start_search(value)
     scfg = SearchConfig(max_nodes=nodes, max_seconds=seconds, should_stop=interrupt.is_set,
-                        tt_memory_mb=tt_memory_mb)
+                        tt_memory_mb=tt_memory_mb, on_progress=report)
     return parallel_search(root, scfg, order=game.order(root, line), incumbent=value, game=game,
                            workers=workers)
+
+
+def _exact_report(progress: Progress, on_progress: Callable[[Progress], None] | None
+                  ) -> Callable[[int, float], None] | None:
+    """What an exact search tells the live display: its nodes (after those counted so far) and
+    a better line's value as it finds one."""
+    if on_progress is None:
+        return None
+    base = progress.nodes
+
+    def report(nodes: int, best: float) -> None:
+        progress.nodes = base + nodes
+        if best > progress.best_value:
+            progress.best_value = best
+            progress.time_to_best = progress.elapsed
+        on_progress(progress)
+
+    return report
 
 
 def _polish(root: GameState, game: HeritageGame, line: list[int], value: float,
@@ -435,7 +454,8 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
             and decline_phases_left(root) <= cfg.exact_first_phases:
         progress.phase = "exact"
         n, t = remaining(cfg.exact_first_share)
-        res = _exact(root, game, line, value, n, t, interrupt, cfg.tt_memory_mb, cfg.workers)
+        res = _exact(root, game, line, value, n, t, interrupt, cfg.tt_memory_mb, cfg.workers,
+                     _exact_report(progress, on_progress))
         interrupted = interrupt.is_set()
         used += res.nodes
         if res.status == Status.OPTIMAL and res.value is not None:
@@ -481,7 +501,8 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
         if on_progress is not None:
             on_progress(progress)
         n, t = remaining(1.0)
-        res = _exact(root, game, line, value, n, t, interrupt, cfg.tt_memory_mb, cfg.workers)
+        res = _exact(root, game, line, value, n, t, interrupt, cfg.tt_memory_mb, cfg.workers,
+                     _exact_report(progress, on_progress))
         interrupted = interrupt.is_set()
         used += res.nodes
         if res.status == Status.OPTIMAL and res.value is not None:

@@ -156,6 +156,18 @@ def test_the_game_hears_each_better_incumbent() -> None:
     assert started.heard and min(started.heard) > 12.0
 
 
+def test_progress_is_reported_every_poll() -> None:
+    """`SearchConfig.on_progress` hears the nodes every `POLL_NODES` (64) and the value a line
+    must beat, rising to the optimum (a live display's feed)."""
+    heard: list[tuple[int, float]] = []
+    result = search(FIXED, SearchConfig(transpositions=False,
+                                        on_progress=lambda n, v: heard.append((n, v))))
+    assert [n for n, _ in heard] == list(range(64, NODES_WITHOUT_TABLE + 1, 64))
+    values = [v for _, v in heard]
+    assert result.value == 15.0 and values == sorted(values) and values[-1] <= result.value
+    assert values[-1] > float("-inf")
+
+
 def test_transpositions_save_nodes_on_repeated_items() -> None:
     puzzle = Knapsack(weights=[2] * 10, values=[3] * 10, capacity=9)
     with_table = search(puzzle)

@@ -111,10 +111,7 @@ def test_ctrl_c_in_the_exact_search_keeps_its_incumbent(tmp_path: Path) -> None:
     line (it was dropped before: UNKNOWN, nodes 0, no line)."""
     run = Run("solve", "--from", str(late_position(tmp_path)), "--time-limit", "60")
     run.wait_for("exact")
-    # the live display does not follow the exact search (its nodes and best are not reported
-    # until it ends), so a fixed wait: 0.5 s was too short on a loaded machine (5 nodes, no
-    # line yet); the search needs ~19 s to complete here
-    time.sleep(2.0)
+    run.wait_for_best()
     code, out, after = run.interrupt()
     assert code == 0, out
     assert "Best line (all goals met)" in out

@@ -49,6 +49,18 @@ def test_an_incumbent_no_line_beats_is_proven() -> None:
     assert better.status is Status.OPTIMAL and better.value == 15.0
 
 
+def test_progress_is_heard_in_the_parent_as_subtrees_finish() -> None:
+    """`SearchConfig.on_progress` is called here (the workers are forked copies: a display lives
+    in this process), with the nodes of the subtrees finished so far and the best value shared:
+    rising, never above the whole search's nodes and its optimum."""
+    heard: list[tuple[int, float]] = []
+    result = parallel_search(FIXED, SearchConfig(on_progress=lambda n, v: heard.append((n, v))),
+                             game=GAME, workers=2)
+    nodes = [n for n, _ in heard]
+    assert heard and nodes == sorted(nodes) and nodes[-1] <= result.nodes
+    assert result.value == 15.0 and heard[-1][1] <= result.value
+
+
 def test_a_node_limit_keeps_the_search_in_one_process() -> None:
     """Node-limited: exactly the one-process search (same nodes, same answer), so a
     node-limited solve gives the same result every time."""

@@ -94,6 +94,24 @@ def test_polish_rejects_a_line_that_is_not_what_it_claims() -> None:
         PolishConfig()
 
 
+def test_the_exact_search_reports_its_nodes_to_the_display() -> None:
+    """During ``phase exact`` the live display hears the exact search's nodes as it goes (it
+    showed the count from before the phase until the search ended), and never a best value
+    below the one it had."""
+    seen: list[tuple[str, int, float]] = []
+    st = new_game(Setup(hand="1", seed=5), book())
+    res = solve(st, SolveConfig(node_limit=3_000, bound="simple", exact_first_phases=99,
+                                exact_first_share=1.0),
+                on_progress=lambda p: seen.append((p.phase, p.nodes, p.best_value)))
+    first = next(i for i, (phase, _, _) in enumerate(seen) if phase == "exact")
+    end = next((i for i in range(first, len(seen)) if seen[i][0] != "exact"), len(seen))
+    exact = [(n, v) for _, n, v in seen[first:end]]  # the exact search run first
+    assert len({n for n, _ in exact}) > 10  # counted as it goes, not once at the end
+    assert [n for n, _ in exact] == sorted(n for n, _ in exact)
+    assert [v for _, v in exact] == sorted(v for _, v in exact)
+    assert res.value is not None and exact[-1][1] <= res.value
+
+
 def test_node_limited_solve_with_polish_is_deterministic_and_reports_its_phases() -> None:
     def run() -> tuple[SolveResult, list[str]]:
         phases: list[str] = []

@@ -78,6 +78,10 @@ class SearchConfig(Frozen):
         as against its incumbent (a subtree whose bound does not exceed a known value cannot
         hold a better line, wherever that value was found).
     :param on_improve: called with the value of each solution better than the incumbent.
+    :param on_progress: called every `POLL_NODES` nodes with the nodes visited and the value a
+        line must beat (the incumbent or a better line found since; -inf: none yet), for a live
+        display; never in the worker processes of `solver.search.parallel` (its caller hears
+        from there).
     :raises ValueError: when a limit is not positive.
     """
 
@@ -89,6 +93,7 @@ class SearchConfig(Frozen):
     should_stop: Callable[[], bool] | None = None
     shared_best: Callable[[], float] | None = None
     on_improve: Callable[[float], None] | None = None
+    on_progress: Callable[[int, float], None] | None = None
 
     def __post_init__(self) -> None:
         if self.max_nodes is not None and self.max_nodes < 1:
@@ -182,6 +187,8 @@ class _Search(Generic[S]):
         self.nodes += 1
         if not self.nodes & POLL_MASK:
             self._hear_shared_best()
+            if self.config.on_progress is not None:
+                self.config.on_progress(self.nodes, self.best_value)
         if self._stopped():
             raise _NodeLimitReachedError
 

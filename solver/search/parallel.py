@@ -97,7 +97,8 @@ def parallel_search(
     a node limit, or a root with nothing to cut: the search itself, in this process. The
     transposition table's memory cap (`SearchConfig.tt_memory_mb`) is shared out between the
     processes. `config.should_stop` (e.g. Ctrl-C) is polled here and stops every process;
-    `config.max_seconds` holds from the call (the frontier's time counts)."""
+    `config.max_seconds` holds from the call (the frontier's time counts); `config.on_progress`
+    hears here the nodes of the subtrees finished and the best value shared."""
     cfg = config or SearchConfig()
     if workers <= 1 or cfg.max_nodes is not None or root.is_terminal():
         return search(root, cfg, order, incumbent, game)
@@ -112,7 +113,8 @@ def parallel_search(
     stop = ctx.Event()
     out: Any = ctx.Queue()
     memory = None if cfg.tt_memory_mb is None else cfg.tt_memory_mb / workers
-    wcfg = replace(cfg, tt_memory_mb=memory, max_seconds=seconds, should_stop=stop.is_set)
+    wcfg = replace(cfg, tt_memory_mb=memory, max_seconds=seconds, should_stop=stop.is_set,
+                   on_progress=None)  # a display lives here, not in a forked copy
     procs = [ctx.Process(target=_worker, args=(front, wcfg, order, incumbent, game, best, taken,
                                                out), daemon=True) for _ in range(workers)]
     for p in procs:
@@ -123,6 +125,8 @@ def parallel_search(
         while done < workers:
             if cfg.should_stop is not None and cfg.should_stop():
                 stop.set()
+            if cfg.on_progress is not None:  # the subtrees finished so far, the best shared
+                cfg.on_progress(sum(r.nodes for r in results.values()), best.value)
             try:
                 msg = out.get(timeout=POLL)
             except queue.Empty:
