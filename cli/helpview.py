@@ -12,13 +12,9 @@ This module imports only Click (through Typer), so that ``heritage --help`` stay
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import typer
-
-#: Click, from wherever Typer takes it (recent Typer versions vendor it).
-_CLICK = sys.modules[typer.BadParameter.__module__.rsplit(".", 1)[0]]
 
 
 def summary(help_text: str) -> str:
@@ -35,7 +31,7 @@ def tidy_help(command: Any) -> Any:
         tidy_help(sub)
         if sub.short_help is None and sub.help:
             sub.short_help = summary(sub.help)
-    help_option = command.get_help_option(_CLICK.Context(command))
+    help_option = command.get_help_option(typer.Context(command))
     for param in [*command.params, help_option]:
         if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""  # no type column: a flag takes no value

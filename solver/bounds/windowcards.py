@@ -8,11 +8,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from solver.bounds.actiontakes import TakeContext, action_takes
+from solver.bounds.actiontakes import action_takes
 from solver.bounds.poolfacts import PoolFacts
 from solver.bounds.reachable import ReachMemo, ReachSummary, reach
 from solver.bounds.simple import TAKE_ROUNDS
-from solver.bounds.splitplay import Entry, Split, SplitCards, no_create, one_split, split_entry
+from solver.bounds.splitplay import (
+    Entry,
+    Split,
+    SplitCards,
+    no_create,
+    one_split,
+    split_entry,
+    take_context,
+)
 from solver.bounds.takes import enters_after_actions
 from solver.engine.state import HAND_LIMIT, GameState
 from solver.frozen import Frozen
@@ -91,7 +99,7 @@ def _present_for_all(w: Window, start: GameState, st: GameState, facts: PoolFact
     deck = st.deck
     taken = 0
     # what every round reads of `start`
-    context = TakeContext(start, table, learnable, memo.tech_takes)
+    context = take_context(start, table, learnable, memo)
     summary = ReachSummary(start, facts.activators, 0, memo, True)
     for _ in range(TAKE_ROUNDS):
         depth = w.draws + taken
@@ -166,7 +174,7 @@ class SplitAnswers:
         before.update(self.st.limbo)
         taken = action_takes(start, table, no_create(e), before,
                              HAND_LIMIT - self.w.hand_least, learnable,
-                             TakeContext(start, table, learnable, self.memo.tech_takes))
+                             take_context(start, table, learnable, self.memo))
         depth = self.w.draws + taken
         deck = self.st.deck
         if depth >= len(deck):
