@@ -1,10 +1,9 @@
-"""Knowledge removed in time and lost knowledge that can come down (issue 13, session 48;
-`solver.bounds.cpsat.knowledge`, `solver.bounds.cpsat.effects`).
+"""Lost knowledge that can come down (issue 13, session 48; `solver.bounds.cpsat.effects`'s
+`lost_comes_down`).
 
-RULES.md section 4 (a turn's Timeline phase comes before its decline phase; turn 16's decline
-phase ends the game before any monument declines, D8), 4C step 2 (the knowledge left on a
-declining monument becomes lost knowledge), section 7 row 5 and D22 (lost knowledge goes down
-only by the effects that discard it)."""
+RULES.md section 7 row 5 and D22: lost knowledge goes down only by the effects that discard it
+(Ishibutai Kofun, M29; Carnac, M13; Pyramid of Coba, P11; chests), so an effect gated on "at most
+N lost knowledge" (Pyramid of Djoser, P29) can fire only if those discards can bring it to N."""
 
 from __future__ import annotations
 
@@ -12,35 +11,15 @@ import pytest
 from ortools.sat.python import cp_model
 
 import solver.bounds.cpsat.effects as effects
-from solver.bounds.cpsat.bound import relaxed_bound
 from solver.bounds.cpsat.relaxation import Relaxation
 from solver.bounds.cpsat.variables import Variables
 from tests.builder import position
-from tests.test_relaxation_techdeal import turn_start
-from tests.test_relaxation_tiles import CFG, model_solve
-
-
-def test_t5_h3_turn_15_counts_only_the_removals_before_its_declines(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """t5-h3's turn-15 start (lost knowledge 29; the Standing Stones of Stenness, M23, and the
-    Cahuachi Pyramids, P5, hold 6 knowledge and decline in turn 15): the model removed that
-    knowledge with the Pyramid of Djoser (P29: "4 lost knowledge or less") and with Timeline
-    effects of turn 16, after the last decline. Now P29 fires only if the lost knowledge can
-    come down to 4, and a Timeline effect's removals count for one phase (turn 15's) only: the
-    bound is 66 (the line: 63), 67 without the first rule, 68 without the second (P29 then
-    has nothing to add) or both."""
-    st, end, _ = turn_start("t5-h3-s0", 15)
-    assert end.value() == 63 and st.lost == 29
-    assert relaxed_bound(st, CFG).bound == 66
-    with monkeypatch.context() as mp:
-        mp.setattr(effects, "lost_comes_down", lambda ctx, eff, b, clause: None)
-        assert relaxed_bound(st, CFG).bound == 67
-    monkeypatch.setattr(effects, "_phases_to_declines", lambda ctx: 99)
-    assert relaxed_bound(st, CFG).bound == 68
+from tests.test_relaxation_tiles import model_solve
 
 
 def _djoser_fires(lost: int) -> bool:
-    """Whether the model lets the Pyramid of Djoser (P29) fire in turns 15-16 with `lost` lost
+    """Whether the model lets the Pyramid of Djoser (P29: "4 lost knowledge or less and a
+    monument in your Past: discard 1 knowledge") fire in turns 15-16 with `lost` lost
     knowledge now and Ishibutai Kofun (M29: "at least 5 lost knowledge: discard 1 lost
     knowledge", a Timeline effect, so once a phase) beside it in the Timeline."""
     st = position(hand=[], timeline={2: ["M5"], 3: ["M29", "P29"]},
@@ -60,6 +39,14 @@ def _djoser_fires(lost: int) -> bool:
 def test_djoser_fires_only_where_the_lost_knowledge_can_come_down_to_4() -> None:
     """With 6 lost knowledge, M29 discards one in turn 15's Timeline phase and one in turn
     16's (5 and more each time), and P29, after it in turn 16's, meets "4 lost knowledge or
-    less": the model must let it fire. With 7, two discards leave 5: it cannot."""
+    less": the model must let it fire. With 7, two discards leave 5: it cannot (before session
+    48 the model let it fire at any lost knowledge: the clause was not read)."""
     assert _djoser_fires(6)
     assert not _djoser_fires(7)
+
+
+def test_without_the_rule_djoser_fires_at_any_lost_knowledge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule is what stops it: with `lost_comes_down` dropped, P29 fires with 20."""
+    monkeypatch.setattr(effects, "lost_comes_down", lambda ctx, eff, b, clause: None)
+    assert _djoser_fires(20)

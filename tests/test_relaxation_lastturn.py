@@ -93,12 +93,12 @@ def test_mystery_school_draws_only_for_cities_that_can_be_in_the_timeline(
     """t5-h1's turn-15 start: Mystery School (T13: "draw 1 card for each <CITY> in your
     Timeline") counted 12 cards, a full Timeline of cities. A city enters the Timeline only by
     a Create, so it draws at most the cities there now plus those created: the model's optimum
-    is 79 (82 without, 84 before session 48's knowledge rules; the line: 70)."""
+    is 79 (84 without; the line: 70)."""
     st, end, _ = turn_start("t5-h1-s0", 15)
     assert end.value() == 70
     assert model_optimum(st) == 79
     monkeypatch.setattr(effects, "timeline_draws_most", lambda ctx, e, mons, events: None)
-    assert model_optimum(st) == 82
+    assert model_optimum(st) == 84
 
 
 def _all_decline_in_turn_15(st: GameState, codes: list[str]) -> bool:

@@ -171,24 +171,9 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     learning: list[tuple[int, str, int, LinExpr]] = []
     drawing: list[tuple[int, str, int, LinExpr, Effect | None]] = []
     late_lost: list[LinExpr] = []  # lost knowledge removed by effects other than declines'
-    # "remove" and "archive" before the last decline phase with declines (`_phases_to_declines`)
-    early: dict[str, list[LinExpr]] = {k: [] for k in EARLY_POOLS}
-    early_phases = _phases_to_declines(ctx)
-    # Timeline effects with Timeline phases after it: (amount, activations), capped below
-    late_timeline: dict[str, list[tuple[int, LinExpr]]] = {k: [] for k in EARLY_POOLS}
 
     def add(g: Gains, act: LinExpr, card: int = -1, moment: str = "",
             e: Effect | None = None) -> None:
-        if moment == "timeline" and early_phases < phases:
-            for key in EARLY_POOLS:
-                v = getattr(g, key)
-                if v:
-                    late_timeline[key].append((v, act))
-        else:
-            for key in EARLY_POOLS:
-                v = getattr(g, key)
-                if v:
-                    early[key].append(v * act)
         if g.depth > builders:  # a reveal through the whole deck (P33) digs no deeper
             g = replace(g, depth=builders)
         if g.create_mon or g.create_art:
@@ -292,35 +277,11 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
         m.add(sum(tl_mon) <= 2 * SPACES * phases)
     if tl_art:
         m.add(sum(tl_art) <= artifact_spaces(ctx) * phases)
-    for key, parts in late_timeline.items():
-        for j, (amount, a) in enumerate(parts):  # a phase each until the last decline
-            first = m.new_int_var(0, early_phases, f"{key}_before_declines{j}")
-            m.add(first <= a)
-            early[key].append(amount * first)
     return Effects(gains={k: sum(v) if v else 0 for k, v in pool.items()},
                    conditions=acts.conditions, timed=timed, decline_draws=decline_draws,
                    decline_depth=decline_depth, in_play=in_play,
                    freed_by_paying=freed_by_paying, granting=granting, learning=learning,
-                   drawing=drawing, reveals=reveals, late_lost=sum(late_lost),
-                   before_declines={k: sum(early[k]) for k, p in late_timeline.items() if p})
-
-
-#: The gains that count only where they come before a decline (`_phases_to_declines`).
-EARLY_POOLS = ("remove", "archive")
-
-
-def _phases_to_declines(ctx: Context) -> int:
-    """The Timeline phases up to the last decline phase that moves monuments to the Past (0 if
-    none is left). Knowledge removed from a monument, by an effect or an Archive, changes the
-    lost knowledge only if it is removed before that monument declines (RULES.md section 4C
-    step 2: the knowledge left on it becomes lost knowledge); a Timeline effect activates once
-    per Timeline phase (section 4B), and the Timeline phase of a turn comes before its decline
-    phase (section 4). So of a Timeline effect's removals, those of at most this many phases
-    can lower the lost knowledge (`knowledge.lose_knowledge`): after the last such decline
-    phase (turn 16's decline phase ends the game before step 2, D8) nothing declines."""
-    sch = ctx.schedule
-    last = max(sch.decline_slots, default=-1)
-    return sch.timeline_phases_through(last) if last >= 0 else 0
+                   drawing=drawing, reveals=reveals, late_lost=sum(late_lost))
 
 
 def timeline_draws_most(ctx: Context, e: Effect, monuments: Monuments,

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from solver.bounds.cpsat.context import Context, LinExpr
-from solver.bounds.cpsat.resources import HAND_LIMIT, counter_cap
+from solver.bounds.cpsat.resources import counter_cap
 from solver.bounds.cpsat.variables import (
     Draws,
     Effects,
@@ -69,19 +69,7 @@ def lose_knowledge(ctx: Context, monuments: Monuments, turns: TurnActions,
                 need.append(kmin * in_past)
         elif kmax:
             high.append(kmax * in_past)
-    # Removals after the last decline phase with declines change no lost knowledge: the
-    # Archives of later turns and the later Timeline phases' removals do not count
-    # (`effects._phases_to_declines`).
-    last = max(ctx.schedule.decline_slots, default=-1)
-    early = effects.before_declines
-    archived_early: LinExpr = archived_by_effects
-    if "archive" in early:
-        archived_early = m.new_int_var(0, HAND_LIMIT * (ctx.actions_left + 60),
-                                       "archived_before_declines")
-        m.add(archived_early <= archived_by_effects)
-        m.add(archived_early <= HAND_LIMIT * early["archive"])
-    removal = (sum(turns.archived[:last + 1]) + archived_early
-               + early.get("remove", effects.gains["remove"])
+    removal = (sum(turns.archived) + archived_by_effects + effects.gains["remove"]
                + 6 * specials.kensington)
     top = sum(st.tokens[c] for c in monuments.space_now) + sum(cards[c].knowledge
                                                                for c in monuments.new)

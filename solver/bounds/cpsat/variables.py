@@ -168,11 +168,6 @@ class Effects:
     reveals: list[tuple[int, int, Var]] = field(default_factory=list)
     # lost knowledge removed by every effect but decline effects (`timing.gate_last_lost`)
     late_lost: LinExpr = 0
-    # knowledge removed ("remove") and free Archives ("archive") by the last decline phase
-    # with declines, where a Timeline effect can fire after it: each Timeline effect's
-    # activations capped at the Timeline phases until then (`effects.activate_effects`,
-    # `knowledge.lose_knowledge`); a key absent: as in `gains`
-    before_declines: dict[str, LinExpr] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
