@@ -5,10 +5,12 @@
    (`solver.bounds.cpsat.resources`): immediate ones once per creation (or Learn), decline ones
    once per decline, Timeline ones once per Timeline phase in play (at most 6 by the slides
    alone; at most 12 monuments and the free artifact spaces are in play at a phase), triggers
-   once per event while in play (`activate_effects`). An effect whose condition reads a counter
-   that never goes down fires only if the final counter meets it (`link_conditions`), and a
-   Timeline effect (or Poulnabrone's extra Create, M36) that needs a Past count fires only in
-   turns where the Past already reached it (`solver.bounds.cpsat.timing`).
+   once per event while in play (`activate_effects`). An effect whose condition reads a
+   counter that never goes down fires only if the final counter meets it
+   (`link_conditions`); one gated on "at most N lost knowledge" only if the effects that
+   discard lost knowledge can bring it down to N (`lost_comes_down`); and a Timeline effect
+   (or Poulnabrone's extra Create, M36) that needs a Past count fires only in turns where
+   the Past already reached it (`solver.bounds.cpsat.timing`).
 """
 
 from __future__ import annotations
