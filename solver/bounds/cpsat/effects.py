@@ -358,7 +358,10 @@ def link_conditions(ctx: Context, effects: Effects, final: FinalCounters) -> Non
 def lost_comes_down(ctx: Context, effects: Effects, b: Var, clause: Clause) -> None:
     """An effect gated on "at most N lost knowledge" (Pyramid of Djoser, P29) fires only if
     the lost knowledge now, less every lost knowledge the effects can discard, is at most N:
-    the lost knowledge goes down only by such discards (RULES.md section 7 row 5, D22)."""
+    the lost knowledge goes down only by such discards (RULES.md section 7 row 5, D22). The
+    same rule for a technology's requirement: `learntime._at_most_lost` (it reads the lost
+    knowledge the model removes, ``lost peak - lost final``; this reads the most the effects
+    can discard, which bounds it)."""
     most = clause.value - 1 if clause.op == "<" else clause.value
     if ctx.state.lost > most:
         ctx.model.add(ctx.state.lost - effects.gains["lost"] <= most).only_enforce_if(b)

@@ -359,7 +359,8 @@ def _in_play(ctx: Context, times: CreationTimes | None, monuments: Monuments, ca
 def _at_most_lost(ctx: Context, techs: Technologies, knowledge: Knowledge) -> None:
     """An "at most N lost knowledge" clause (T37): lost knowledge when learned is at least
     lost knowledge now less all that is removed in the game (``lost peak - lost final``); a
-    free Learn (M34) is exempt."""
+    free Learn (M34) is exempt. The same rule for an effect's condition:
+    `effects.lost_comes_down`."""
     m, st = ctx.model, ctx.state
     for t in techs.learnable:
         for cl in ctx.cards[t].requirement:
