@@ -336,8 +336,9 @@ def test_cached_and_deterministic() -> None:
 
 
 def test_plan_orders_but_never_prunes() -> None:
-    """The plan suggests creating Luxor Temple this turn: Create first, then the card."""
-    st = position(hand=["C7", "M2", "P1"], turn=15, time_space=2, time_visits=2)
+    """The plan suggests creating Luxor Temple this turn: Create first, then the card (with
+    two pyramids in hand to stand beside it: its Timeline effect needs two, session 49)."""
+    st = position(hand=["C7", "M2", "P1", "P21"], turn=15, time_space=2, time_visits=2)
     r = relaxed_bound(st, CFG, cache=None)
     assert any(s.code == "C7" for s in r.plan)
     ordered = plan_order(r.plan, r.techs, st, st.legal_actions())

@@ -18,12 +18,12 @@ from benchmarks.prove_from import given_lines
 from solver.bounds.cpsat.bound import relaxed_bound
 from solver.bounds.cpsat.relaxation import Relaxation
 from solver.bounds.cpsat.schedule import phase_of
-from solver.bounds.cpsat.techdeal import _needs, die_slots, walk
+from solver.bounds.cpsat.techdeal import _needs, die_slots, learn_sets, walk
 from solver.engine.state import GameState
 from solver.search.status import Status
 from solver.solve import SolveConfig, solve
 from tests.builder import idx, play, position
-from tests.test_relaxation_tiles import CFG, LINES
+from tests.test_relaxation_tiles import CFG, LINES, optimum_within
 
 
 def split_at(root: GameState, line: list[int], turn: int) -> tuple[GameState, GameState,
@@ -63,18 +63,23 @@ def test_the_walk_finds_every_card_the_engine_shows(deal: str) -> None:
     """Random departures played with the engine's own tile rule and reshuffle: every card a tile
     shows after k departures is within k in the walk's map of the first reshuffle's pile (or
     before any reshuffle); the die acts only at its rolls, in order. These decks reshuffle within
-    a few departures (t3-h2: 2 Level II cards left, t1-h3 / t2-h4 / t5-h4: none)."""
+    a few departures (t3-h2: 2 Level II cards left, t1-h3 / t2-h4 / t5-h4: none). And each card
+    that shows within the departures the walk followed to the end has one of its least sets
+    of cards learned before it (`learn_sets`, session 49) among those the play learned."""
     st0, _, _ = turn_start(deal, 15)
     dice = 1  # turn 15's technology phase (turn 16's decline phase ends the game)
     slots = die_slots(st0, dice)
     assert slots is not None
     rng = random.Random(7)
-    reshuffled = 0
+    reshuffled = checked = 0
     for level in (1, 2):
         depths, cut = walk(st0, level, slots)
+        sets, complete = learn_sets(st0, level, slots)
+        assert complete == (None if cut is None else cut - 1)
         mine = [k for k in range(3) if st0.tile_level[k] == level]
         for _ in range(60):
             st = st0.clone()
+            learned_cards: set[int] = set()
             used = 0
             first: tuple[int, ...] | None = None
             for k in range(1, 9):
@@ -96,6 +101,8 @@ def test_the_walk_finds_every_card_the_engine_shows(deal: str) -> None:
                     tile = {c for c in st.tiles[3 * (slot // 3):3 * (slot // 3) + 3] if c >= 0}
                     card = st.tiles[slot]
                     depart(st, slot, learned)
+                    if learned:
+                        learned_cards.add(card)
                     if first is None and st.reshuffles[level] > shuffles:
                         # the pile shuffled: the one before, the die's card, the tile's last
                         die = set() if learned else {card}
@@ -107,8 +114,12 @@ def test_the_walk_finds_every_card_the_engine_shows(deal: str) -> None:
                         before = depths[None].get(c, 99)
                         within = depths[first].get(c, 99) if first is not None else 99
                         assert min(before, within) <= k, (deal, level, k, c)
+                        if c in sets and (complete is None or k <= complete):
+                            assert any(x <= learned_cards for x in sets[c]), (deal, c)
+                            checked += 1
             reshuffled += first is not None
     assert reshuffled > 0 or deal == "t6-h4-s0"  # its Level II deck holds 12
+    assert checked > 0
 
 
 def test_dominated_scenarios_are_dropped() -> None:
@@ -190,3 +201,36 @@ def test_the_niches_declining_at_turn_15_may_learn_from_the_deck() -> None:
     result = Relaxation(st, phase, CFG).solve()
     assert not result.infeasible and result.bound is not None
     assert result.bound >= line.value() == 23
+
+
+def test_t3_h3_learns_ari_kat_only_after_two_cards_of_tile_b() -> None:
+    """t3-h3's turn-15 start: tile B holds Emerald Tablet (T41), Pythagoras (T31) and Plato
+    (T29), tile C two cards, and the Level II deck Sumerian Cuneiforms (T42), Hieroglyphs (T45)
+    and Imhotep (T28) before it runs out. Imhotep needs no Learn (the die's roll empties tile
+    C); Ari-kat (T39) shows only after a reshuffle, with two cards of one tile learned first."""
+    st, _, _ = turn_start("t3-h3-s0", 15)
+    slots = die_slots(st, 1)
+    assert slots is not None
+    sets, complete = learn_sets(st, 2, slots)
+    code = {st.book.cards[c].code: c for c in sets}
+    assert sets[code["T28"]] == [frozenset()]
+    ari_kat = sets[code["T39"]]
+    assert frozenset({idx(st.book, "T31"), idx(st.book, "T41")}) in ari_kat
+    assert all(len(x) == 2 for x in ari_kat) and complete == 7
+
+
+def test_t3_h3_turn_15_start_is_bounded_by_its_proven_optimum(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model's plan learned Ari-kat in turn 16 after Pythagoras alone (76); with the sets of
+    cards learned before it, its optimum is 75, what the search finds and proves from there.
+    Before session 49 the deal rule stood aside wherever Candi Kethek (P35, which buries
+    technologies) could be created: it now stands aside only where P35 is; either rule dropped
+    gives 76."""
+    st, _, _ = turn_start("t3-h3-s0", 15)
+    assert optimum_within(st, 8.0) == 75
+    with monkeypatch.context() as m:
+        m.setattr(techdeal, "_learned_first", lambda *args: None)
+        assert optimum_within(st, 8.0) == 76
+    monkeypatch.setattr(techdeal, "_takers",
+                        lambda ctx, taken, niches: ctx.model.new_bool_var("free"))
+    assert optimum_within(st, 8.0) == 76

@@ -55,6 +55,20 @@ def model_solve(st: GameState, fix: Callable[[Relaxation, Variables], None] | No
     return code, solver.objective_value
 
 
+def optimum_within(st: GameState, seconds: float) -> float:
+    """The relaxation's proven optimum at `st` within `seconds` of deterministic time (for the
+    models `CFG`'s budget does not settle)."""
+    phase = phase_of(st)
+    assert phase is not None
+    rel = Relaxation(st, phase, RelaxConfig(max_deterministic_time=seconds))
+    rel.build()
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = seconds
+    assert solver.solve(rel.model) == cp_model.OPTIMAL
+    return solver.objective_value
+
+
 def model_optimum(st: GameState) -> float:
     """The relaxation's proven optimum at `st` (not the bound the search gets: that is also
     capped by the simple bound)."""

@@ -7,8 +7,10 @@
    alone; at most 12 monuments and the free artifact spaces are in play at a phase), triggers
    once per event while in play (`activate_effects`). An effect whose condition reads a
    counter that never goes down fires only if the final counter meets it
-   (`link_conditions`); one gated on "at most N lost knowledge" only if the effects that
-   discard lost knowledge can bring it down to N (`lost_comes_down`); and a Timeline effect
+   (`link_conditions`); one that needs monuments in the Timeline only if those there now
+   and those still to be created are enough (`created_into`); one gated on "at most N lost
+   knowledge" only if the effects that discard lost knowledge can bring it down to N
+   (`lost_comes_down`); and a Timeline effect
    (or Poulnabrone's extra Create, M36) that needs a Past count fires only in turns where
    the Past already reached it (`solver.bounds.cpsat.timing`).
 """
@@ -19,7 +21,8 @@ from dataclasses import fields, replace
 
 from solver.bounds.cpsat.artifacts import artifact_spaces
 from solver.bounds.cpsat.context import KIND_KEYS, Context, LinExpr
-from solver.bounds.cpsat.facts import is_monotone
+from solver.bounds.cpsat.facts import grows_by_creation, is_monotone
+from solver.bounds.cpsat.fates import landings
 from solver.bounds.cpsat.resources import Gains
 from solver.bounds.cpsat.schedule import END, SPACES
 from solver.bounds.cpsat.variables import (
@@ -73,10 +76,16 @@ class _Activations:
         self.conditions: list[tuple[Var, Effect]] = []
         self.in_play: dict[int, LinExpr] = {}
 
+    def reads(self, clause: Clause) -> bool:
+        """Whether the model gates an effect on `clause` (`link_conditions`): one that can
+        only grow, or one on the Timeline that the Timeline does not meet now (`needs`)."""
+        return is_monotone(clause) or any(
+            now < need for now, _, need in needs(self.ctx, self.monuments, self.events, clause))
+
     def gated(self, base: LinExpr, top: int, e: Effect, name: str) -> LinExpr:
         """The activations of effect `e`: at most `base`, and none unless its condition can
         hold at the end (see `activate_effects`)."""
-        if not any(is_monotone(c) for c in e.condition):
+        if not any(self.reads(c) for c in e.condition):
             return base
         m = self.ctx.model
         b = m.new_bool_var(f"cond_{name}")
@@ -117,6 +126,9 @@ class _Activations:
         elif t.kind == ARTIFACT:
             events = arts.created_total
             top = len(arts.new) * lives + len(arts.created_again) * actions
+        elif t.spaces:
+            events = landings(self.ctx, self.monuments, t.spaces, t.monument_type)
+            top = len(self.monuments.cards) * lives
         else:
             events = ev.monuments_created if t.monument_type is None \
                 else ev.monuments_of_kind[t.monument_type]
@@ -128,7 +140,7 @@ class _Activations:
         act = m.new_int_var(0, top, f"trig_{name}")
         m.add(act <= events)
         m.add(act <= top * self.in_play[c])
-        if any(is_monotone(cl) for cl in e.condition):
+        if any(self.reads(cl) for cl in e.condition):
             b = m.new_bool_var(f"cond_{name}")
             m.add(act <= top * b)
             self.conditions.append((b, e))
@@ -340,19 +352,63 @@ def special_cards(ctx: Context, effects: Effects, turns: TurnActions,
                     poulnabrone_creates=poulnabrone_creates)
 
 
-def link_conditions(ctx: Context, effects: Effects, final: FinalCounters) -> None:
+def link_conditions(ctx: Context, effects: Effects, final: FinalCounters,
+                    monuments: Monuments, events: Events) -> None:
     """Link each condition literal to the final counters (clauses that can only grow): an
     effect gated on such a clause fires only if the final counter meets it (a condition met
     when the effect fires still holds at the end: the Past, technologies, the highest lost
     knowledge and the artifacts ever on the board never go down, RULES.md sections 4-5); an
-    "at most" clause on lost knowledge: `lost_comes_down`."""
+    "at least" clause on the Timeline: `created_into`; an "at most" clause on lost
+    knowledge: `lost_comes_down`."""
     for b, e in effects.conditions:
         for clause in e.condition:
             if is_monotone(clause):
                 ctx.model.add(final.monotone(clause.counter) >= clause.value) \
                     .only_enforce_if(b)
+            if grows_by_creation(clause):
+                created_into(ctx, monuments, events, b, clause)
             if clause.counter == "lost" and clause.op in ("<=", "<", "=="):
                 lost_comes_down(ctx, effects, b, clause)
+
+
+def created_into(ctx: Context, monuments: Monuments, events: Events, b: Var,
+                 clause: Clause) -> None:
+    """An effect gated on "at least N" monuments (of a type) in the Timeline (Disks of Bayan
+    Kara Ula, A4: a city, a megalith and a pyramid), in space 1 (Iron Pillar of Delhi, A27:
+    two) or beside its card (Luxor Temple, C7: two pyramids), or on N knowledge in the
+    Timeline (Parthenon, C10: 11), fires only if what the Timeline holds now plus what the
+    monuments still to be created bring reaches N (`needs`)."""
+    for now, brought, need in needs(ctx, monuments, events, clause):
+        if now < need:
+            ctx.model.add(now + brought >= need).only_enforce_if(b)
+
+
+def needs(ctx: Context, monuments: Monuments, events: Events, clause: Clause,
+          ) -> list[tuple[int, LinExpr, int]]:
+    """What an "at least N" clause on the Timeline needs (`facts.grows_by_creation`), as (what
+    the Timeline holds now, what the creations to come bring, the least their sum must
+    reach); nothing for other clauses. A monument enters the Timeline only by its creation
+    (a Create action, a granted Create, a chest's), with at most its printed knowledge; moves
+    and swaps keep it there and add no knowledge (RULES.md section 5). Space 1 and a card's
+    neighbours are monuments of the Timeline; the card itself is one of them, not its own
+    neighbour (so "at least N neighbours" needs N + 1 there)."""
+    if not grows_by_creation(clause):
+        return []
+    st, cards = ctx.state, ctx.cards
+    counter, value = clause.counter, clause.value
+    if counter == "tl_tokens":
+        brought = sum((cards[c].knowledge * monuments.created[c] for c in monuments.cards
+                       if cards[c].knowledge), 0)
+        return [(st.timeline_tokens(), brought, value)]
+    now = {k: sum(1 for c in st.monuments() if cards[c].kind == k) for k in MONUMENT_KINDS}
+    if counter in ("timeline.any", "space1", "adj.any", "adj.max_type"):
+        need = value + 1 if counter.startswith("adj.") else value
+        return [(sum(now.values()), events.monuments_created, need)]
+    key = counter.split(".")[1]
+    kinds = MONUMENT_KINDS if key == "min_type" \
+        else [k for k, name in zip(MONUMENT_KINDS, KIND_KEYS, strict=True) if name == key]
+    assert kinds, counter
+    return [(now[k], events.monuments_of_kind[k], value) for k in kinds]
 
 
 def lost_comes_down(ctx: Context, effects: Effects, b: Var, clause: Clause) -> None:

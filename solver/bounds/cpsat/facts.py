@@ -88,6 +88,21 @@ def is_monotone(clause: Clause) -> bool:
         clause.counter.startswith(MONOTONE) or clause.counter in ("lost", "artifacts"))
 
 
+#: Timeline counts: a monument enters the Timeline only by its creation (moves and swaps keep
+#: it there, RULES.md section 5), and knowledge comes onto it only then; so each of these is
+#: at most its value now plus what the creations to come bring (`effects.created_into`).
+CREATED_INTO = ("timeline.city", "timeline.megalith", "timeline.pyramid", "timeline.any",
+                "timeline.min_type", "space1", "adj.city", "adj.megalith", "adj.pyramid",
+                "adj.any", "adj.max_type", "tl_tokens")
+
+
+def grows_by_creation(clause: Clause) -> bool:
+    """An "at least N" clause on a Timeline count, the Timeline's knowledge or a card's
+    neighbours: it can hold only if the count now plus what the monuments still to be
+    created bring reaches N (`CREATED_INTO`)."""
+    return clause.op in (">=", "==") and clause.value > 0 and clause.counter in CREATED_INTO
+
+
 _FACTS: dict[tuple[object, int, int], Facts] = {}  # by (card sets, card, pool size)
 
 

@@ -270,3 +270,32 @@ def where(ctx: Context, c: int, fate: Fate) -> tuple[int, int]:
     if best is None:
         return (fate[1] if fate != END else n - 1), card.starting_space
     return best[1], best[2]
+
+
+def landings(ctx: Context, monuments: Monuments, spaces: tuple[int, ...],
+             kind: int | None) -> LinExpr:
+    """The creations still to come that can land in one of `spaces` (Genetic Disk, A24: "a
+    monument that lands in space 5 or 6"; moves do not count). A locked monument lands only in
+    its starting space (RULES.md section 5), and a monument that lands in space s declines,
+    by the slides alone, only at the decline phase s - 1 later (section 4C step 3): so only
+    the fates a creation there reaches count, and those reached only by a move (which may
+    follow such a landing). The lives of a card that vanishes (C25-C29, discarded at its
+    decline) all count, and every re-creation of a monument in the Timeline now."""
+    cards, g = ctx.cards, ctx.schedule.graph
+    shift = (0, 1) if ctx.reach.potala else (0,)
+    out: list[LinExpr] = []
+    for c in monuments.cards:
+        card = cards[c]
+        ok = [s for s in spaces if not card.locked or s == card.starting_space]
+        if not ok or (kind is not None and card.kind != kind):
+            continue
+        if c in monuments.space_now:
+            out.append(monuments.created[c])
+            continue
+        land = {g.fate(i, s + k) for i in range(ctx.n_slots) for s in ok for k in shift}
+        routes = monuments.routes[c]
+        out += [v for fate, v in monuments.fate[c].items()
+                if fate in land or routes[fate].how == MOVED]
+        if c in monuments.vanished:
+            out.append(monuments.vanished[c])
+    return sum(out, 0)

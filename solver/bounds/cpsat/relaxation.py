@@ -354,7 +354,7 @@ class Relaxation:
         gate_last_lost(ctx, effects, knowledge.lost_final)
         final = final_counters(ctx, monuments, techs, artifacts, knowledge, hand_final,
                                totals.rotated[-1])
-        link_conditions(ctx, effects, final)
+        link_conditions(ctx, effects, final, monuments, events)
         require_at_end(ctx, techs, final)
         if ctx.n_slots <= self.config.learn_turns:  # relaxation 11
             learn_in_time(ctx, techs, turns, monuments, effects, knowledge, times)

@@ -1,0 +1,130 @@
+"""Effect conditions on the Timeline, and creations that land in a space (issue 13, session
+49; `solver.bounds.cpsat.effects`'s `created_into`, and `fates.landings`).
+
+RULES.md section 5: a monument enters the Timeline only by its creation (moves and swaps keep it
+there), and a locked monument can be created only in its starting space. So an effect gated on
+"at least N monuments (of a type) in the Timeline" can fire only if those there now and those
+still to be created reach N (Disks of Bayan Kara Ula, A4: a city, a megalith and a pyramid), and
+a trigger on a creation that lands in space 5 or 6 (Genetic Disk, A24) counts no creation of a
+monument locked elsewhere (Candi Sukuh, P19, locked in space 4). Session 49 found both in
+t3-h3's turn-15 plan: A4 fired twice with no city to come, A24 once for P19."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from ortools.sat.python import cp_model
+
+import solver.bounds.cpsat.effects as effects
+from solver.bounds.cpsat.relaxation import Relaxation
+from solver.bounds.cpsat.variables import Variables
+from solver.engine.state import GameState
+from tests.builder import position
+from tests.test_relaxation_tiles import model_solve
+
+
+def _can_fire(st: GameState, prefix: str, pick: Callable[[Variables], list[object]]) -> bool:
+    """Whether the model lets the effect named `prefix` (its activations from `pick`) fire at
+    least once from `st`."""
+
+    def fire(rel: Relaxation, v: Variables) -> None:
+        acts = pick(v)
+        assert acts, prefix
+        rel.model.add(sum(acts) >= 1)  # type: ignore[arg-type]
+
+    code, _ = model_solve(st, fire)
+    assert code in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+    return code != cp_model.INFEASIBLE
+
+
+def _disks_fire(hand: list[str]) -> bool:
+    """Whether Disks of Bayan Kara Ula (A4: "if your Timeline holds at least one city, one
+    megalith and one pyramid, remove 1 knowledge") can fire in turn 16, the game's last, with
+    a megalith and a pyramid in the Timeline and no city: one can come only from `hand` or
+    the next card of the deck (an artifact)."""
+    st = position(hand=hand, timeline={3: ["M33"], 4: ["P5"]}, tokens={"M33": 1, "P5": 2},
+                  past=["C2"], artifacts=["A4"], deck_top=["A1", "A2", "A3"], time_space=1,
+                  time_visits=2, turn=16)
+    return _can_fire(st, "A4", lambda v: [a for a, _, n in v.effects.timed
+                                          if n.startswith("A4_")])
+
+
+def test_disks_fire_only_if_the_timeline_can_hold_every_type() -> None:
+    """No city in the Timeline and none to come: A4 cannot fire; with Warangal (C11, a city
+    of no cost) in hand to create, it can."""
+    assert not _disks_fire([])
+    assert _disks_fire(["C11"])
+
+
+def test_without_the_rule_the_disks_fire_with_no_city(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule is what stops it: with `created_into` dropped, A4 fires with no city."""
+    monkeypatch.setattr(effects, "created_into", lambda ctx, mons, events, b, clause: None)
+    assert _disks_fire([])
+
+
+def _genetic_disk_fires(hand: list[str]) -> bool:
+    """Whether Genetic Disk (A24: "each time you create a monument that lands in space 5 or
+    6, remove up to 2 knowledge") can fire in turn 16, whose two actions can create only what
+    the hand holds and the next card of the deck (an artifact) brings."""
+    st = position(hand=hand, timeline={3: ["M33"]}, tokens={"M33": 1}, artifacts=["A24"],
+                  deck_top=["A1", "A2", "A3"], time_space=1, time_visits=2, turn=16)
+    return _can_fire(st, "A24", lambda v: [v.effects.gains["remove"]])
+
+
+def test_a_monument_locked_in_space_4_never_lands_in_space_5_or_6() -> None:
+    """Candi Sukuh (P19) is locked in space 4: creating it does not trigger A24; Warangal
+    (C11, space 5, no cost) does."""
+    assert not _genetic_disk_fires(["P19"])
+    assert _genetic_disk_fires(["C11"])
+
+
+def test_without_the_rule_a_locked_monument_triggers_the_disk(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule is what stops it: counting every creation, P19's triggers A24."""
+    monkeypatch.setattr(effects, "landings",
+                        lambda ctx, monuments, spaces, kind: sum(monuments.created.values()))
+    assert _genetic_disk_fires(["P19"])
+
+
+def _parthenon_fires(hand: list[str]) -> bool:
+    """Whether Parthenon (C10: "if your Timeline holds 11 or more knowledge in all, remove up
+    to 2 knowledge") can fire in turn 16 with 6 knowledge in the Timeline now: more comes only
+    with a monument created from `hand` or the next card of the deck (an artifact)."""
+    st = position(hand=hand, timeline={3: ["C10"], 4: ["P5"]}, tokens={"C10": 4, "P5": 2},
+                  past=["C2"], deck_top=["A1", "A2", "A3"], time_space=1, time_visits=2,
+                  turn=16)
+    return _can_fire(st, "C10", lambda v: [a for a, _, n in v.effects.timed
+                                           if n.startswith("C10_")])
+
+
+def test_parthenon_fires_only_if_the_timeline_can_hold_11_knowledge() -> None:
+    """6 knowledge and none to come: C10 cannot fire; with Mohenjo-daro (C8, 9 knowledge, no
+    cost) in hand to create, 15 can be there: it can."""
+    assert not _parthenon_fires([])
+    assert _parthenon_fires(["C8"])
+
+
+def test_without_the_rule_parthenon_fires_with_6_knowledge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `created_into` dropped, C10 fires with 6 knowledge in the Timeline."""
+    monkeypatch.setattr(effects, "created_into", lambda ctx, mons, events, b, clause: None)
+    assert _parthenon_fires([])
+
+
+def _luxor_fires(hand: list[str]) -> bool:
+    """Whether Luxor Temple (C7: "if at least 2 pyramids are adjacent to this card, it loses 3
+    knowledge") can fire in turn 16 with one pyramid in the Timeline now: another comes only
+    from `hand` or the next card of the deck (an artifact)."""
+    st = position(hand=hand, timeline={3: ["C7"], 4: ["P5"]}, tokens={"C7": 6, "P5": 2},
+                  past=["C2"], deck_top=["A1", "A2", "A3"], time_space=1, time_visits=2,
+                  turn=16)
+    return _can_fire(st, "C7", lambda v: [a for a, _, n in v.effects.timed
+                                          if n.startswith("C7_")])
+
+
+def test_luxor_temple_needs_two_pyramids_that_can_be_there() -> None:
+    """One pyramid and none to come: C7 cannot lose its knowledge; with Phimeanakas (P21, a
+    pyramid of no cost) in hand to create, the model lets it (adjacency is not modelled)."""
+    assert not _luxor_fires([])
+    assert _luxor_fires(["P21"])
