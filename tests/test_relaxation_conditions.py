@@ -38,16 +38,22 @@ def _can_fire(st: GameState, prefix: str, pick: Callable[[Variables], list[objec
     return code != cp_model.INFEASIBLE
 
 
-def _disks_fire(hand: list[str]) -> bool:
-    """Whether Disks of Bayan Kara Ula (A4: "if your Timeline holds at least one city, one
-    megalith and one pyramid, remove 1 knowledge") can fire in turn 16, the game's last, with
-    a megalith and a pyramid in the Timeline and no city: one can come only from `hand` or
-    the next card of the deck (an artifact)."""
-    st = position(hand=hand, timeline={3: ["M33"], 4: ["P5"]}, tokens={"M33": 1, "P5": 2},
-                  past=["C2"], artifacts=["A4"], deck_top=["A1", "A2", "A3"], time_space=1,
+def _fires_in_turn_16(code: str, hand: list[str], timeline: dict[int, list[str]],
+                      tokens: dict[str, int], artifacts: tuple[str, ...] = ()) -> bool:
+    """Whether the Timeline effect of `code` can fire in turn 16, the game's last, from this
+    Timeline: more monuments come only from `hand` or the next card of the deck (an
+    artifact)."""
+    st = position(hand=hand, timeline=timeline, tokens=tokens, past=["C2"],
+                  artifacts=list(artifacts), deck_top=["A1", "A2", "A3"], time_space=1,
                   time_visits=2, turn=16)
-    return _can_fire(st, "A4", lambda v: [a for a, _, n in v.effects.timed
-                                          if n.startswith("A4_")])
+    return _can_fire(st, code, lambda v: [a for a, _, n in v.effects.timed
+                                          if n.startswith(f"{code}_")])
+
+
+def _disks_fire(hand: list[str]) -> bool:
+    """Disks of Bayan Kara Ula (A4: "if your Timeline holds at least one city, one megalith
+    and one pyramid, remove 1 knowledge"), a megalith and a pyramid in the Timeline, no city."""
+    return _fires_in_turn_16("A4", hand, {3: ["M33"], 4: ["P5"]}, {"M33": 1, "P5": 2}, ("A4",))
 
 
 def test_disks_fire_only_if_the_timeline_can_hold_every_type() -> None:
@@ -88,14 +94,9 @@ def test_without_the_rule_a_locked_monument_triggers_the_disk(
 
 
 def _parthenon_fires(hand: list[str]) -> bool:
-    """Whether Parthenon (C10: "if your Timeline holds 11 or more knowledge in all, remove up
-    to 2 knowledge") can fire in turn 16 with 6 knowledge in the Timeline now: more comes only
-    with a monument created from `hand` or the next card of the deck (an artifact)."""
-    st = position(hand=hand, timeline={3: ["C10"], 4: ["P5"]}, tokens={"C10": 4, "P5": 2},
-                  past=["C2"], deck_top=["A1", "A2", "A3"], time_space=1, time_visits=2,
-                  turn=16)
-    return _can_fire(st, "C10", lambda v: [a for a, _, n in v.effects.timed
-                                           if n.startswith("C10_")])
+    """Parthenon (C10: "if your Timeline holds 11 or more knowledge in all, remove up to 2
+    knowledge"), with 6 knowledge in the Timeline now."""
+    return _fires_in_turn_16("C10", hand, {3: ["C10"], 4: ["P5"]}, {"C10": 4, "P5": 2})
 
 
 def test_parthenon_fires_only_if_the_timeline_can_hold_11_knowledge() -> None:
@@ -113,14 +114,9 @@ def test_without_the_rule_parthenon_fires_with_6_knowledge(
 
 
 def _luxor_fires(hand: list[str]) -> bool:
-    """Whether Luxor Temple (C7: "if at least 2 pyramids are adjacent to this card, it loses 3
-    knowledge") can fire in turn 16 with one pyramid in the Timeline now: another comes only
-    from `hand` or the next card of the deck (an artifact)."""
-    st = position(hand=hand, timeline={3: ["C7"], 4: ["P5"]}, tokens={"C7": 6, "P5": 2},
-                  past=["C2"], deck_top=["A1", "A2", "A3"], time_space=1, time_visits=2,
-                  turn=16)
-    return _can_fire(st, "C7", lambda v: [a for a, _, n in v.effects.timed
-                                          if n.startswith("C7_")])
+    """Luxor Temple (C7: "if at least 2 pyramids are adjacent to this card, it loses 3
+    knowledge"), with one pyramid in the Timeline now."""
+    return _fires_in_turn_16("C7", hand, {3: ["C7"], 4: ["P5"]}, {"C7": 6, "P5": 2})
 
 
 def test_luxor_temple_needs_two_pyramids_that_can_be_there() -> None:
