@@ -4,7 +4,9 @@
 RULES.md section 5: a monument enters the Timeline only by its creation (moves and swaps keep it
 there), and a locked monument can be created only in its starting space. So an effect gated on
 "at least N monuments (of a type) in the Timeline" can fire only if those there now and those
-still to be created reach N (Disks of Bayan Kara Ula, A4: a city, a megalith and a pyramid), and
+still to be created reach N (Disks of Bayan Kara Ula, A4: a city, a megalith and a pyramid;
+likewise space 1's monuments, A27, a card's neighbours, C7 and C8, the Timeline's knowledge,
+C10), and
 a trigger on a creation that lands in space 5 or 6 (Genetic Disk, A24) counts no creation of a
 monument locked elsewhere (Candi Sukuh, P19, locked in space 4). Session 49 found both in
 t3-h3's turn-15 plan: A4 fired twice with no city to come, A24 once for P19."""
@@ -17,6 +19,7 @@ import pytest
 from ortools.sat.python import cp_model
 
 import solver.bounds.cpsat.effects as effects
+from solver.bounds.cpsat.context import LinExpr
 from solver.bounds.cpsat.relaxation import Relaxation
 from solver.bounds.cpsat.variables import Variables
 from solver.engine.state import GameState
@@ -24,14 +27,14 @@ from tests.builder import position
 from tests.test_relaxation_tiles import model_solve
 
 
-def _can_fire(st: GameState, prefix: str, pick: Callable[[Variables], list[object]]) -> bool:
+def _can_fire(st: GameState, prefix: str, pick: Callable[[Variables], list[LinExpr]]) -> bool:
     """Whether the model lets the effect named `prefix` (its activations from `pick`) fire at
     least once from `st`."""
 
     def fire(rel: Relaxation, v: Variables) -> None:
         acts = pick(v)
         assert acts, prefix
-        rel.model.add(sum(acts) >= 1)  # type: ignore[arg-type]
+        rel.model.add(sum(acts) >= 1)
 
     code, _ = model_solve(st, fire)
     assert code in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
@@ -124,3 +127,22 @@ def test_luxor_temple_needs_two_pyramids_that_can_be_there() -> None:
     pyramid of no cost) in hand to create, the model lets it (adjacency is not modelled)."""
     assert not _luxor_fires([])
     assert _luxor_fires(["P21"])
+
+
+def test_mohenjo_daro_needs_two_neighbours_besides_itself() -> None:
+    """Mohenjo-daro (C8: "if at least 2 of the monuments adjacent to this card share one type,
+    it loses 2 knowledge") beside one pyramid and nothing to come: two neighbours need three
+    monuments in the Timeline, the card itself one of them, so it cannot fire; with Warangal
+    (C11) in hand to create, it can."""
+    timeline, tokens = {3: ["C8"], 4: ["P5"]}, {"C8": 6, "P5": 2}
+    assert not _fires_in_turn_16("C8", [], timeline, tokens)
+    assert _fires_in_turn_16("C8", ["C11"], timeline, tokens)
+
+
+def test_iron_pillar_needs_two_monuments_that_can_be_in_space_1() -> None:
+    """Iron Pillar of Delhi (A27: "if space 1 holds two monuments, remove 1 knowledge") with one
+    monument in the Timeline and nothing to come cannot fire; with Warangal (C11) in hand, the
+    model lets it (the space is not modelled here)."""
+    timeline, tokens = {1: ["M33"]}, {"M33": 1}
+    assert not _fires_in_turn_16("A27", [], timeline, tokens, ("A27",))
+    assert _fires_in_turn_16("A27", ["C11"], timeline, tokens, ("A27",))

@@ -38,19 +38,19 @@ CFG = RelaxConfig(max_deterministic_time=1.0)
 SIX_PYRAMIDS = ["P1", "P4", "P5", "P17", "P35", "P36"]
 
 
-def model_solve(st: GameState, fix: Callable[[Relaxation, Variables], None] | None = None
-                ) -> tuple[int, float]:
-    """CP-SAT's status and best value on the relaxation at `st` within `CFG`'s budget; `fix`
+def model_solve(st: GameState, fix: Callable[[Relaxation, Variables], None] | None = None,
+                cfg: RelaxConfig = CFG) -> tuple[int, float]:
+    """CP-SAT's status and best value on the relaxation at `st` within `cfg`'s budget; `fix`
     may add constraints to the built model first."""
     phase = phase_of(st)
     assert phase is not None
-    rel = Relaxation(st, phase, CFG)
+    rel = Relaxation(st, phase, cfg)
     variables = rel.build()
     if fix is not None:
         fix(rel, variables)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    solver.parameters.max_deterministic_time = CFG.max_deterministic_time
+    solver.parameters.max_deterministic_time = cfg.max_deterministic_time
     code = int(solver.solve(rel.model))
     return code, solver.objective_value
 
@@ -58,15 +58,9 @@ def model_solve(st: GameState, fix: Callable[[Relaxation, Variables], None] | No
 def optimum_within(st: GameState, seconds: float) -> float:
     """The relaxation's proven optimum at `st` within `seconds` of deterministic time (for the
     models `CFG`'s budget does not settle)."""
-    phase = phase_of(st)
-    assert phase is not None
-    rel = Relaxation(st, phase, RelaxConfig(max_deterministic_time=seconds))
-    rel.build()
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_deterministic_time = seconds
-    assert solver.solve(rel.model) == cp_model.OPTIMAL
-    return solver.objective_value
+    code, value = model_solve(st, cfg=RelaxConfig(max_deterministic_time=seconds))
+    assert code == cp_model.OPTIMAL
+    return value
 
 
 def model_optimum(st: GameState) -> float:

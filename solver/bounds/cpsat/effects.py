@@ -10,9 +10,9 @@
    (`link_conditions`); one that needs monuments in the Timeline only if those there now
    and those still to be created are enough (`created_into`); one gated on "at most N lost
    knowledge" only if the effects that discard lost knowledge can bring it down to N
-   (`lost_comes_down`); and a Timeline effect
-   (or Poulnabrone's extra Create, M36) that needs a Past count fires only in turns where
-   the Past already reached it (`solver.bounds.cpsat.timing`).
+   (`lost_comes_down`); and a Timeline effect (or Poulnabrone's extra Create, M36) that needs
+   a Past count fires only in turns where the Past already reached it
+   (`solver.bounds.cpsat.timing`).
 """
 
 from __future__ import annotations

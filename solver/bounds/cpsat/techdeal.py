@@ -160,14 +160,14 @@ def _walked(st: GameState, level: int, slots: tuple[int, ...],
                     frozenset(st.tech_discards[level - 1]), st.reshuffles[level], 0, None)
     depths: dict[tuple[int, ...] | None, dict[int, int]] = {
         None: {c: 0 for k in mine for c in st.tiles[3 * k:3 * k + 3] if c >= 0}}
-    seen = {start}
     frontier = [start]
     depth = 0
     cut: int | None = None
     bits = sorted(c for c in (*start[0], *start[1], *start[2]) if c >= 0
                   and st.book.cards[c].level == level)
     bit = {c: 1 << i for i, c in enumerate(bits)}
-    learned_by = {start: 0}  # the cards a position has learned, as bits (they follow from it)
+    # every position reached, with the cards it has learned as bits (they follow from it)
+    learned_by = {start: 0}
     on_tiles = frozenset(depths[None])
     shows: dict[int, set[int]] = {}  # card -> the cards learned where it shows, as bits
     while frontier and cut is None:
@@ -182,9 +182,8 @@ def _walked(st: GameState, level: int, slots: tuple[int, ...],
                     if st.tile_level[sl // 3] == level and ts[sl] >= 0 else w
                 moves.append(((*after[:4], used + 1, after[5]), mask))
             for w2, learned in moves:
-                if w2 in seen:
+                if w2 in learned_by:
                     continue
-                seen.add(w2)
                 learned_by[w2] = learned
                 shown = depths.setdefault(w2[5], {})
                 for k in mine:
@@ -194,7 +193,7 @@ def _walked(st: GameState, level: int, slots: tuple[int, ...],
                             if c not in on_tiles:
                                 shows.setdefault(c, set()).add(learned)
                 nxt.append(w2)
-            if len(seen) > max_states:
+            if len(learned_by) > max_states:
                 cut = depth + 1
                 break
         frontier = nxt
