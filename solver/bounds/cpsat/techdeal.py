@@ -307,8 +307,8 @@ def limit_deals(ctx: Context, techs: Technologies, monuments: Monuments) -> None
         mine = [t for t in techs.learnable if cards[t].level == level and t not in held]
         if not mine:
             continue
-        none, scenarios = _needs(walk(st, level, slots), mine)
-        sets = learn_sets(st, level, slots)
+        depths, sets = _walked(st, level, slots, MAX_STATES)  # one walk: both answers
+        none, scenarios = _needs(depths, mine)
         if all(none.get(t, 1) == 0 for t in mine):
             continue  # every card is on a tile now
         rolls = sum(1 for s in slots if st.tile_level[s // 3] == level)
