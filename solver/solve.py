@@ -291,14 +291,19 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
 def _exact(root: GameState, game: HeritageGame, line: Sequence[int], value: float | None,
            nodes: int | None, seconds: float | None, interrupt: Interrupt,
            tt_memory_mb: float | None = DEFAULT_MEMORY_MB, workers: int = 1,
-           report: Callable[[int, float], None] | None = None) -> SearchResult:
+           report: Callable[[int, float], None] | None = None,
+           ceiling: float | None = None) -> SearchResult:
     """Exact branch and bound from `root` with the incumbent; Ctrl-C (`interrupt`) stops it
     like a budget, with the best line it found (FEASIBLE) or none (UNKNOWN). In `workers`
     processes unless node-limited (`solver.search.parallel`: a node-limited solve stays
-    deterministic). `report` hears its nodes and best value as it goes (`_exact_report`)."""
+    deterministic). `report` hears its nodes and best value as it goes (`_exact_report`).
+    `ceiling`: the solve's proven bound on `root` (`SearchConfig.ceiling`: a line reaching it
+    ends the search at once, proven)."""
     game.bound.start_search(value)
     scfg = SearchConfig(max_nodes=nodes, max_seconds=seconds, should_stop=interrupt.is_set,
-                        tt_memory_mb=tt_memory_mb, on_progress=report)
+                        tt_memory_mb=tt_memory_mb, on_progress=report,
+                        ceiling=ceiling if ceiling is not None and math.isfinite(ceiling)
+                        else None)
     return parallel_search(root, scfg, order=game.order(root, line), incumbent=value, game=game,
                            workers=workers)
 
@@ -455,7 +460,7 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
         progress.phase = "exact"
         n, t = remaining(cfg.exact_first_share)
         res = _exact(root, game, line, value, n, t, interrupt, cfg.tt_memory_mb, cfg.workers,
-                     _exact_report(progress, on_progress))
+                     _exact_report(progress, on_progress), progress.bound)
         interrupted = interrupt.is_set()
         used += res.nodes
         if res.status == Status.OPTIMAL and res.value is not None:
@@ -502,7 +507,7 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
             on_progress(progress)
         n, t = remaining(1.0)
         res = _exact(root, game, line, value, n, t, interrupt, cfg.tt_memory_mb, cfg.workers,
-                     _exact_report(progress, on_progress))
+                     _exact_report(progress, on_progress), progress.bound)
         interrupted = interrupt.is_set()
         used += res.nodes
         if res.status == Status.OPTIMAL and res.value is not None:

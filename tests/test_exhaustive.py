@@ -293,3 +293,63 @@ def test_search_matches_brute_force(
         assert result.status is Status.OPTIMAL and result.value == expected
         end = replay(puzzle, result.line)
         assert end.is_terminal() and end.feasible() and end.value() == expected
+
+
+class LooseBelowTheRoot(SelfBoundedGame[Knapsack]):
+    """The root's bound is the true optimum (tight); every position after the first choice
+    has a bound far above anything reachable (loose), so only the root's bound can stop the
+    search."""
+
+    def __init__(self, root_bound: float) -> None:
+        self.root_bound = root_bound
+
+    def upper_bound(self, state: Knapsack) -> float:
+        return self.root_bound if state.step == 0 else 1000.0
+
+
+def test_a_line_reaching_an_ancestors_bound_ends_the_search_below_it() -> None:
+    """`_Search._expand`: once the incumbent reaches the bound of a position on the path, the
+    positions between stop at once, not only when the search is back there: with a tight root
+    bound the search ends at the first optimal line; with a loose one it visits every line."""
+    optimum = brute_force(FIXED)
+    assert optimum == 15.0
+    tight = _search(FIXED, game=LooseBelowTheRoot(optimum))
+    loose = _search(FIXED, game=LooseBelowTheRoot(1000.0))
+    assert tight.status is loose.status is Status.OPTIMAL
+    assert tight.value == loose.value == optimum
+    assert replay(FIXED, tight.line).value() == optimum
+    assert tight.nodes < loose.nodes / 2
+
+
+def test_a_ceiling_ends_the_search_at_a_line_that_reaches_it() -> None:
+    """`SearchConfig.ceiling`, an upper bound known on the whole tree (a solve's proven bound):
+    the search stops at the first line reaching it, complete (OPTIMAL); with an incumbent at
+    the ceiling already nothing is searched (INFEASIBLE: "nothing better")."""
+    plain = search(FIXED)
+    capped = search(FIXED, SearchConfig(ceiling=15.0))
+    assert capped.status is Status.OPTIMAL and capped.value == plain.value == 15.0
+    assert capped.nodes < plain.nodes
+    done = search(FIXED, SearchConfig(ceiling=15.0), incumbent=15.0)
+    assert done.status is Status.INFEASIBLE and done.nodes == 1
+    above = search(FIXED, SearchConfig(ceiling=15.5))  # not reached: the whole search
+    assert above.status is Status.OPTIMAL and above.value == 15.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(puzzle=knapsacks, slack=st.sampled_from([0.0, 0.5, 3.0]),
+       transpositions=st.booleans())
+def test_a_ceiling_at_or_above_the_optimum_keeps_the_answer(
+        puzzle: Knapsack, slack: float, transpositions: bool) -> None:
+    """Any sound ceiling (at or above the optimum) gives brute force's answer, in no more
+    nodes than the search without one."""
+    expected = brute_force(puzzle)
+    config = SearchConfig(transpositions=transpositions)
+    plain = search(puzzle, config)
+    ceiling = (expected if expected is not None else -1.0) + slack
+    capped = search(puzzle, SearchConfig(transpositions=transpositions, ceiling=ceiling))
+    if expected is None:
+        assert capped.status is Status.INFEASIBLE and capped.value is None
+    else:
+        assert capped.status is Status.OPTIMAL and capped.value == expected
+        assert replay(puzzle, capped.line).value() == expected
+    assert capped.nodes <= plain.nodes

@@ -176,3 +176,12 @@ def test_an_error_in_a_process_is_raised_in_the_parent() -> None:
     assert len(frontier(puzzle, None, 32).paths) == 32  # cut above item 5: the processes meet it
     with pytest.raises(NotImplementedError, match="item 5"):
         parallel_search(puzzle, game=GAME, workers=2)
+
+
+def test_a_ceiling_reached_in_one_process_ends_them_all() -> None:
+    """`SearchConfig.ceiling` holds in every process: the optimum's line reaches it, and the
+    whole search is complete (OPTIMAL) in fewer nodes than without it."""
+    plain = parallel_search(FIXED, game=GAME, workers=2)
+    capped = parallel_search(FIXED, SearchConfig(ceiling=15.0), game=GAME, workers=2)
+    assert capped.status is Status.OPTIMAL and capped.value == plain.value == 15.0
+    assert replay(FIXED, capped.line).value() == 15.0

@@ -77,6 +77,10 @@ class SearchConfig(Frozen):
         reach (another process of `solver.search.parallel`); the search then prunes against it
         as against its incumbent (a subtree whose bound does not exceed a known value cannot
         hold a better line, wherever that value was found).
+    :param ceiling: an upper bound known on every line below the search's roots (e.g. the
+        solve's proven bound of the position it searches from; ``None``: none): like the bound
+        of an ancestor (see `_Search._expand`), once the incumbent reaches it nothing is left
+        to search, and the search ends complete.
     :param on_improve: called with the value of each solution better than the incumbent.
     :param on_progress: called every `POLL_NODES` nodes with the nodes visited and the value a
         line must beat (the incumbent or a better line found since; -inf: none yet), for a live
@@ -92,6 +96,7 @@ class SearchConfig(Frozen):
     max_seconds: float | None = None
     should_stop: Callable[[], bool] | None = None
     shared_best: Callable[[], float] | None = None
+    ceiling: float | None = None
     on_improve: Callable[[float], None] | None = None
     on_progress: Callable[[int, float], None] | None = None
 
@@ -145,6 +150,7 @@ class _Search(Generic[S]):
         self.found_value = NEG_INF  # the value of `best_line`, the best solution this run found
         self.best_line: list[int] = []
         self.path: list[int] = []
+        self.caps = self.top_caps()
         self.nodes = 0
         self.tt_hits = 0
         self.start = time.monotonic()
@@ -152,6 +158,11 @@ class _Search(Generic[S]):
                          else self.start + config.max_seconds)
         self.stop = config.should_stop
         self.cycle_free = game.cycle_free  # the collector paused (`solver.search.collector`)
+
+    def top_caps(self) -> list[float]:
+        """The caps above a root: the known ceiling, if any (`_expand`)."""
+        ceiling = self.config.ceiling
+        return [math.inf if ceiling is None else ceiling]
 
     def _stopped(self) -> bool:
         """Whether the time is up or a stop was asked (looked at every node)."""
@@ -191,6 +202,9 @@ class _Search(Generic[S]):
                 self.config.on_progress(self.nodes, self.best_value)
         if self._stopped():
             raise _NodeLimitReachedError
+        if self.best_value >= self.caps[-1]:
+            # An ancestor's bound (or the ceiling) is reached: nothing below beats the incumbent.
+            return TTEntry(self.caps[-1], exact=False)
 
         # Step 2. A terminal is a solution when it is feasible.
         if state.is_terminal():
@@ -224,10 +238,18 @@ class _Search(Generic[S]):
         return self._store(key, entry)
 
     def _expand(self, state: S, bound: float) -> TTEntry:
-        """Step 5 of `visit`: search every child, or stop once nothing better can follow."""
+        """Step 5 of `visit`: search every child, or stop once nothing better can follow: a
+        child reaches the node's bound, or the incumbent reaches the least bound on the path
+        from the root to here (`caps`: each ancestor's bound holds for its whole subtree, this
+        node's children included, so once a line as good is known nothing below can beat it;
+        a line found deep below a node whose bound it reaches ends the search of everything
+        between at once, not as each level returns)."""
         actions: Sequence[int] = state.legal_actions()
         if self.order is not None:
             actions = self.order(state, actions)
+        caps = self.caps
+        cap = min(bound, caps[-1])
+        caps.append(cap)
         best = NEG_INF
         best_exact = False
         best_line: tuple[int, ...] = ()
@@ -244,10 +266,14 @@ class _Search(Generic[S]):
                 best_line = (action, *result.line) if result.exact else ()
             if best_exact and best >= bound:
                 # A child reaches the admissible bound: no sibling can do better.
+                caps.pop()
                 return TTEntry(best, exact=True, line=best_line)
-            if self.best_value >= bound and index < len(actions) - 1:
-                # The incumbent reaches the bound: the siblings left cannot beat it.
+            if self.best_value >= cap and index < len(actions) - 1:
+                # The incumbent reaches this node's bound or an ancestor's: the siblings left
+                # cannot beat it (the node's own bound is what is known of its value).
+                caps.pop()
                 return TTEntry(bound, exact=False)
+        caps.pop()
         if exact:
             return TTEntry(best, exact=True, line=best_line if best > NEG_INF else ())
         return TTEntry(min(best, bound), exact=False)
@@ -315,6 +341,7 @@ def search_each(
         run.best_value = incumbent
     for root in roots:
         run.found, run.found_value, run.best_line, run.path = False, NEG_INF, [], []
+        run.caps = run.top_caps()  # a stopped root may have left its path's caps
         before, hits = run.nodes, run.tt_hits
         try:
             with collector_paused() if run.cycle_free else young_collections_only():
