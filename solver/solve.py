@@ -211,9 +211,9 @@ def run_heuristic(root: GameState, game: HeritageGame, cfg: SolveConfig, progres
     if cfg.workers == 1:
         def improve(inc: Incumbent) -> None:
             progress.nodes = inc.nodes
-            progress.best_value = inc.value
             progress.best_failed = inc.failed_value
-            if inc.found:
+            if inc.found and inc.value > progress.best_value:  # not a line the solve had
+                progress.best_value = inc.value
                 progress.time_to_best = progress.elapsed
             if on_progress is not None:
                 on_progress(progress)
@@ -433,6 +433,7 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
         n = None if total_nodes is None else max(1, int((total_nodes - used) * share))
         t = None if deadline is None else max(0.05, (deadline - time.monotonic()) * share)
         return n, t
+        progress.best_value = seed.value  # a later line is the best only if it beats this one
 
     if root.is_terminal():
         if root.feasible():
@@ -472,12 +473,14 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
             status = Status.OPTIMAL if value is not None else Status.INFEASIBLE
         elif res.value is not None:
             status, value, line = Status.FEASIBLE, res.value, list(res.line)
+            progress.best_value = res.value
             progress.time_to_best = time.monotonic() - start
     polishing = cfg.exact and cfg.polish_share > 0 and not cfg.first_solution
     pol_n, pol_t = remaining(cfg.polish_share)  # reserved before NRPA starts
     if not interrupted and not root.is_terminal() and (not proven or value is None):
         # NRPA: to find lines, or (proven infeasible) the best line that misses a goal.
         if proven:
+            progress.best_value = res.value
             n, t = remaining(1.0)
         else:
             far = decline_phases_left(root) > cfg.exact_first_phases + 1

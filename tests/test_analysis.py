@@ -109,6 +109,19 @@ def test_a_goal_meeting_incumbent_near_the_end_is_proven_or_beaten() -> None:
     assert res.value is not None and res.value >= record.state.value()
 
 
+def test_lines_no_better_than_the_incumbent_do_not_move_the_time_to_best() -> None:
+    """`SolveResult.time_to_best` is when the line returned was found: a line the search finds
+    that does not beat the incumbent (NRPA's first playouts here) leaves it at 0, the
+    incumbent having been known from the start."""
+    record = played("--seed", "5")
+    at = position_at(record, 9, 1)
+    good = solve(at.state, SolveConfig(node_limit=20_000, exact=False))
+    assert good.value is not None
+    res = solve(at.state, SolveConfig(node_limit=300, exact=False), incumbent=good.line)
+    assert res.value == good.value and res.line == good.line
+    assert res.time_to_best == 0.0
+
+
 def test_an_unfinished_or_illegal_incumbent_is_refused() -> None:
     record = played("--seed", "5")
     at = position_at(record, 4, 1)
