@@ -2,7 +2,7 @@
 
     python -m benchmarks.prove_from [--time-limit 60] [--bound cpsat]
         [--instances 1:1,2:3,5:2 | --suite [--subset core6]] [--from-turn 16] [--down-to 14]
-        [--workers 2]
+        [--workers 2] [--policy node=0.3 --policy budget=10 ...]
 
 For each trial:hand instance (seed 0), or each deal of the bench suite, a line is found with
 NRPA (`--nrpa-nodes` decisions, deterministic); then, for turn T = `--from-turn`, T - 1, ...
@@ -10,7 +10,9 @@ down to `--down-to`, the position at the start of turn T on that line is solved 
 first with the whole budget, the line's continuation as the incumbent) until a turn is not
 proven OPTIMAL. Per line: the earliest turn proven; at the end, the lower median of those (a
 line never proven ranks last), and how many lines were proven from the start of the last turn
-and of the turn before it.
+and of the turn before it. `--policy FIELD=VALUE` sets a field of the cpsat bound's
+`BoundPolicy` (a budget such as `node` in deterministic seconds; `none` for a field
+that may be None), for experiments without a rebuild.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import statistics
 import sys
 import time
+from dataclasses import fields, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -27,6 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.suite import load_suite  # noqa: E402
 from puzzles.deal import build_setup, load_cards  # noqa: E402
 from puzzles.lines import actions_of_format  # noqa: E402
+from solver.bounds.cpsat.bound import BoundPolicy  # noqa: E402
+from solver.bounds.cpsat.relaxation import RelaxConfig  # noqa: E402
 from solver.engine.newgame import new_game  # noqa: E402
 from solver.engine.setup import turns_for  # noqa: E402
 from solver.engine.state import GameState  # noqa: E402
@@ -98,7 +103,8 @@ def prove_line(name: str, root: GameState, args: argparse.Namespace,
         res = solve(pos, SolveConfig(time_limit=None if args.node_limit else args.time_limit,
                                      node_limit=args.node_limit,
                                      exact_first_phases=99, exact_first_share=1.0,
-                                     bound=args.bound, workers=args.workers),
+                                     bound=args.bound, workers=args.workers,
+                                     bound_policy=args.policy),
                     incumbent=line[starts[turn]:])
         dt = time.monotonic() - t0
         rows.append({"turn": turn, "status": res.status.value, "vp": res.value,
@@ -129,6 +135,36 @@ def positive(text: str) -> int:
     return whole(text, 1)
 
 
+def policy_of(items: list[str]) -> BoundPolicy:
+    """`BoundPolicy()` with each ``FIELD=VALUE`` of `items` set: a `RelaxConfig` field (`root`,
+    `node`) takes its deterministic seconds; ``none`` sets a field whose default may be
+    None; other values take the default's type.
+
+    :raises ValueError: an unknown field or a value of the wrong kind (named)."""
+    policy = BoundPolicy()
+    known = {f.name: f for f in fields(BoundPolicy)}
+    for item in items:
+        name, sep, text = item.partition("=")
+        if not sep or name not in known:
+            raise ValueError(f"--policy {item!r}: expected FIELD=VALUE with FIELD one of "
+                             f"{', '.join(known)}")
+        old = getattr(policy, name)
+        value: object
+        try:
+            if isinstance(old, RelaxConfig):
+                value = replace(old, max_deterministic_time=float(text))
+            elif text.lower() == "none" and "None" in str(known[name].type):
+                value = None
+            elif isinstance(old, float):
+                value = float(text)
+            else:
+                value = int(text)
+        except ValueError:
+            raise ValueError(f"--policy {item!r}: {text!r} is not a value for {name}") from None
+        policy = replace(policy, **{name: value})
+    return policy
+
+
 def budget(args: argparse.Namespace) -> str:
     """The budget of one position's search, in words."""
     return f"{args.node_limit:,} nodes" if args.node_limit else f"{args.time_limit:g} s"
@@ -156,7 +192,16 @@ def main(argv: list[str] | None = None) -> int:
                              "goal-meeting lines; deals it did not win are skipped)")
     parser.add_argument("--deals", default=None,
                         help="with --lines: only these deal ids (comma-separated, e.g. t2-h2-s0)")
+    parser.add_argument("--policy", action="append", default=[], metavar="FIELD=VALUE",
+                        help="with --bound cpsat: a BoundPolicy field (e.g. node=0.3, "
+                             "budget=10); repeat for more")
     args = parser.parse_args(argv)
+    if args.policy and args.bound != "cpsat":
+        parser.error("--policy: only with --bound cpsat")
+    try:
+        args.policy = policy_of(args.policy) if args.policy else None
+    except ValueError as e:
+        parser.error(str(e))
     if args.lines:
         wanted = set(args.deals.split(",")) if args.deals else None
         lines = given_lines(args.lines)

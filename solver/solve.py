@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from solver.bounds.bound import BOUND_NAMES, make_bound
+from solver.bounds.cpsat.bound import BoundPolicy
 from solver.bounds.cpsat.relaxation import load_libraries
 from solver.bounds.simple import as_bound, decline_phases_left, simple_upper_bound
 from solver.engine.state import GameState
@@ -99,6 +100,7 @@ class SolveConfig:
     exact_first_phases: int = 1  # exact search first when this few decline phases are left
     exact_first_share: float = 0.5
     bound: str = "simple"  # "cpsat": the constraint layer's bound, plan and proofs
+    bound_policy: BoundPolicy | None = None  # where the cpsat bound asks CP-SAT (None: default)
     root_bound_share: float = 0.25  # the most of a time limit the CP-SAT root bound may take
     plan_bonus: float = PLAN_BONUS  # log-odds NRPA adds to what the root plan names (0: none)
     tt_memory_mb: float | None = DEFAULT_MEMORY_MB  # the exact search's table (None: no cap)
@@ -117,6 +119,8 @@ class SolveConfig:
             raise ValueError(f"workers must be at least 1, got {self.workers}")
         if self.bound not in BOUND_NAMES:
             raise ValueError(f"bound must be one of {', '.join(BOUND_NAMES)}, got {self.bound!r}")
+        if self.bound_policy is not None and self.bound != "cpsat":
+            raise ValueError(f"bound_policy is for bound='cpsat', not {self.bound!r}")
         if self.tt_memory_mb is not None and self.tt_memory_mb < 0:
             raise ValueError(f"tt_memory_mb must be at least 0, got {self.tt_memory_mb}")
         if not 0.0 <= self.polish_share < 1.0:
@@ -411,7 +415,8 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
     start = time.monotonic()
     deadline = None if cfg.time_limit is None else start + cfg.time_limit
     root_seconds = None if cfg.time_limit is None else cfg.time_limit * cfg.root_bound_share
-    game = HeritageGame(make_bound(cfg.bound, interrupt, deadline, root_seconds))
+    game = HeritageGame(make_bound(cfg.bound, interrupt, deadline, root_seconds,
+                                   cfg.bound_policy))
     progress = Progress()
     progress.bound = as_bound(simple_upper_bound(root, game.bound.pool.facts(root)))
     if on_progress is not None:
@@ -428,12 +433,12 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
     seed = _seed(root, incumbent)
     if seed.found:
         status, value, line = Status.FEASIBLE, seed.value, list(seed.line)
+        progress.best_value = seed.value  # a later line is the best only if it beats this one
 
     def remaining(share: float) -> tuple[int | None, float | None]:
         n = None if total_nodes is None else max(1, int((total_nodes - used) * share))
         t = None if deadline is None else max(0.05, (deadline - time.monotonic()) * share)
         return n, t
-        progress.best_value = seed.value  # a later line is the best only if it beats this one
 
     if root.is_terminal():
         if root.feasible():
@@ -468,19 +473,19 @@ def _solve(root: GameState, cfg: SolveConfig, on_progress: Callable[[Progress], 
             proven, status = True, Status.OPTIMAL
             value, line = res.value, list(res.line)
             progress.time_to_best = time.monotonic() - start
+            progress.best_value = res.value
         elif res.status == Status.INFEASIBLE:  # complete: nothing beats the incumbent
             proven = True
             status = Status.OPTIMAL if value is not None else Status.INFEASIBLE
         elif res.value is not None:
             status, value, line = Status.FEASIBLE, res.value, list(res.line)
-            progress.best_value = res.value
             progress.time_to_best = time.monotonic() - start
+            progress.best_value = res.value
     polishing = cfg.exact and cfg.polish_share > 0 and not cfg.first_solution
     pol_n, pol_t = remaining(cfg.polish_share)  # reserved before NRPA starts
     if not interrupted and not root.is_terminal() and (not proven or value is None):
         # NRPA: to find lines, or (proven infeasible) the best line that misses a goal.
         if proven:
-            progress.best_value = res.value
             n, t = remaining(1.0)
         else:
             far = decline_phases_left(root) > cfg.exact_first_phases + 1

@@ -12,6 +12,9 @@ from typing import Any
 import pytest
 
 from benchmarks import nrpa_settings, prove_from, solve_table, vs_mcts
+from solver.bounds.bound import make_bound
+from solver.bounds.cpsat.bound import BoundPolicy, CpsatBound
+from solver.solve import SolveConfig
 
 
 def test_deals_are_selected_by_id_or_by_trials_and_hands() -> None:
@@ -127,3 +130,39 @@ def test_prove_from_rejects_a_bad_node_limit_in_one_line(bad: str, capsys: Any) 
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert "error: argument --node-limit:" in err[-1]
+
+
+def test_prove_from_policy_sets_bound_policy_fields() -> None:
+    """``--policy FIELD=VALUE``: a `BoundPolicy` field; budgets in deterministic seconds,
+    ``none`` where the field may be None."""
+    pol = prove_from.policy_of(["gap_calls=7", "node=1.5", "budget=3", "calls=none"])
+    assert pol.gap_calls == 7 and pol.node.max_deterministic_time == 1.5
+    assert pol.budget == 3.0 and pol.calls is None
+    assert pol.root == BoundPolicy().root  # untouched fields keep their defaults
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["--policy", "wide=1"], "expected FIELD=VALUE with FIELD one of root, node"),
+    (["--policy", "gap_calls=many"], "'many' is not a value for gap_calls"),
+    (["--policy", "budget=none"], "'none' is not a value for budget"),
+    (["--bound", "simple", "--policy", "budget=1"], "--policy: only with --bound cpsat"),
+])
+def test_prove_from_rejects_a_bad_policy_in_one_line(argv: list[str], says: str,
+                                                     capsys: Any) -> None:
+    with pytest.raises(SystemExit) as stop:
+        prove_from.main(argv)
+    assert stop.value.code == 2
+    assert says in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_a_bound_policy_is_for_the_cpsat_bound_only() -> None:
+    """`SolveConfig.bound_policy` and `make_bound`'s policy: the cpsat bound takes it as it is;
+    the simple bound has no policy, so one given with it is a mistake, said at once."""
+    pol = BoundPolicy(gap_calls=7)
+    made = make_bound("cpsat", policy=pol)
+    assert isinstance(made, CpsatBound) and made.policy is pol
+    with pytest.raises(ValueError, match="for the cpsat bound"):
+        make_bound("simple", policy=pol)
+    with pytest.raises(ValueError, match="bound_policy is for bound='cpsat'"):
+        SolveConfig(bound="simple", bound_policy=pol)
+    assert SolveConfig(bound="cpsat", bound_policy=pol).bound_policy is pol

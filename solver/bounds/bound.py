@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import Final, Protocol
 
-from solver.bounds.cpsat.bound import BoundResult, CpsatBound
+from solver.bounds.cpsat.bound import BoundPolicy, BoundResult, CpsatBound
 from solver.bounds.poolfacts import PoolFactsCache
 from solver.bounds.simple import as_bound, simple_upper_bound
 from solver.bounds.simplegate import SimpleGate, SimpleGatePolicy
@@ -89,14 +89,17 @@ class SimpleBound:
 
 
 def make_bound(name: str, stop: Interrupt | None = None, deadline: float | None = None,
-               root_seconds: float | None = None) -> Bound:
+               root_seconds: float | None = None, policy: BoundPolicy | None = None) -> Bound:
     """A fresh bound of the named kind (``simple`` or ``cpsat``). A CP-SAT bound keeps a
     solve's limits: `stop` (Ctrl-C) ends a call at once, no call runs past `deadline`
-    (`time.monotonic()`), the root call takes at most `root_seconds`.
+    (`time.monotonic()`), the root call takes at most `root_seconds`; `policy` says where it
+    asks CP-SAT (None: `BoundPolicy()`).
 
-    :raises ValueError: an unknown name."""
+    :raises ValueError: an unknown name, or a policy for the simple bound."""
     if name == "simple":
+        if policy is not None:
+            raise ValueError("a BoundPolicy is for the cpsat bound, not the simple one")
         return SimpleBound()
     if name == "cpsat":
-        return CpsatBound(stop=stop, deadline=deadline, root_seconds=root_seconds)
+        return CpsatBound(policy, stop=stop, deadline=deadline, root_seconds=root_seconds)
     raise ValueError(f"bound must be one of {', '.join(BOUND_NAMES)}, got {name!r}")
