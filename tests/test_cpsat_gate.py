@@ -101,3 +101,17 @@ def test_chance_gate_asks_only_where_cpsat_closed_such_gaps() -> None:
     bound.start_search(simple - closed)  # as wide as one it closed
     game.upper_bound(other)
     assert bound.spent_calls == 1
+
+
+def test_the_root_call_near_the_end_has_its_own_budget() -> None:
+    """`BoundPolicy.near_root`: the root call of a position within `horizon` turns of the end
+    uses it (the bound a line can reach to end the exact search); earlier, `root`."""
+    pol = BoundPolicy(root=RelaxConfig(max_deterministic_time=0.05),
+                      near_root=RelaxConfig(max_deterministic_time=0.06))
+    near = CpsatBound(pol)
+    near.root(_between_actions(["C1", "M2", "P3"]))
+    assert [key[1] for key in near.cache.entries] == [pol.near_root]
+    far = CpsatBound(pol)
+    far.root(position(hand=["C1", "M2", "P3"], timeline={2: ["C3"]}, past=["C4"],
+                      time_space=4, time_visits=0, turn=5, deck_top=["C5", "C6"]))
+    assert [key[1] for key in far.cache.entries] == [pol.root]
