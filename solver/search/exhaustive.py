@@ -7,14 +7,16 @@ the Ancient Knowledge solo game (`solver.game.HeritageGame`).
 
 What it does, in the order of `_Search.visit`:
 
-1. count the node and stop at the node limit of `SearchConfig`;
+1. count the node and stop at the node limit of `SearchConfig`; return at once when the
+   incumbent reaches the least bound on the path from the root (an ancestor's bound holds for
+   its whole subtree) or `SearchConfig.ceiling`;
 2. score a terminal (only feasible terminals are solutions);
 3. probe the transposition table, keyed by `Game.search_key(state)` (a stored line that would
    become the incumbent's is replayed first: a key may leave out what nothing reads, so the
    line of an equal-keyed position may not be legal here; then the position is searched);
 4. prune when `Game.upper_bound(state)` cannot beat the best solution found so far (the incumbent);
 5. expand the children in the order of the move-ordering hook, stopping early once a child
-   reaches the node's bound;
+   reaches the node's bound or the incumbent reaches the least bound on the path;
 6. store what was learned about the position in the transposition table.
 
 The transposition table stores, for a key, the best *feasible terminal value reachable from the
