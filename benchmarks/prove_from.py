@@ -24,6 +24,7 @@ import sys
 import time
 from dataclasses import fields, replace
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -149,7 +150,7 @@ def policy_of(items: list[str]) -> BoundPolicy:
             raise ValueError(f"--policy {item!r}: expected FIELD=VALUE with FIELD one of "
                              f"{', '.join(known)}")
         old = getattr(policy, name)
-        value: object
+        value: Any
         try:
             if isinstance(old, RelaxConfig):
                 value = replace(old, max_deterministic_time=float(text))
@@ -161,7 +162,8 @@ def policy_of(items: list[str]) -> BoundPolicy:
                 value = int(text)
         except ValueError:
             raise ValueError(f"--policy {item!r}: {text!r} is not a value for {name}") from None
-        policy = replace(policy, **{name: value})
+        changes: dict[str, Any] = {name: value}
+        policy = replace(policy, **changes)
     return policy
 
 

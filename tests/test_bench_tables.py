@@ -142,7 +142,7 @@ def test_prove_from_policy_sets_bound_policy_fields() -> None:
 
 
 @pytest.mark.parametrize(("argv", "says"), [
-    (["--policy", "wide=1"], "expected FIELD=VALUE with FIELD one of root, node"),
+    (["--policy", "wide=1"], "expected FIELD=VALUE with FIELD one of root, near_root"),
     (["--policy", "gap_calls=many"], "'many' is not a value for gap_calls"),
     (["--policy", "budget=none"], "'none' is not a value for budget"),
     (["--bound", "simple", "--policy", "budget=1"], "--policy: only with --bound cpsat"),

@@ -110,8 +110,8 @@ def test_the_root_call_near_the_end_has_its_own_budget() -> None:
                       near_root=RelaxConfig(max_deterministic_time=0.06))
     near = CpsatBound(pol)
     near.root(_between_actions(["C1", "M2", "P3"]))
-    assert [key[1] for key in near.cache.entries] == [pol.near_root]
+    assert [key[1] for key in near.cache.entries if isinstance(key, tuple)] == [pol.near_root]
     far = CpsatBound(pol)
     far.root(position(hand=["C1", "M2", "P3"], timeline={2: ["C3"]}, past=["C4"],
                       time_space=4, time_visits=0, turn=5, deck_top=["C5", "C6"]))
-    assert [key[1] for key in far.cache.entries] == [pol.root]
+    assert [key[1] for key in far.cache.entries if isinstance(key, tuple)] == [pol.root]
