@@ -138,27 +138,28 @@ def positive(text: str) -> int:
 
 def policy_of(items: list[str]) -> BoundPolicy:
     """`BoundPolicy()` with each ``FIELD=VALUE`` of `items` set: a `RelaxConfig` field (`root`,
-    `node`) takes its deterministic seconds; ``none`` sets a field whose default may be
-    None; other values take the default's type.
+    `near_root`, `node`) takes its deterministic seconds; ``none`` sets a field whose default
+    is None (`calls`); other values take the default's type.
 
     :raises ValueError: an unknown field or a value of the wrong kind (named)."""
     policy = BoundPolicy()
-    known = {f.name: f for f in fields(BoundPolicy)}
+    known = [f.name for f in fields(BoundPolicy)]
     for item in items:
         name, sep, text = item.partition("=")
         if not sep or name not in known:
             raise ValueError(f"--policy {item!r}: expected FIELD=VALUE with FIELD one of "
                              f"{', '.join(known)}")
         old = getattr(policy, name)
+        may_be_none = getattr(BoundPolicy(), name) is None
         value: Any
         try:
             if isinstance(old, RelaxConfig):
                 value = replace(old, max_deterministic_time=float(text))
-            elif text.lower() == "none" and "None" in str(known[name].type):
+            elif text.lower() == "none" and may_be_none:
                 value = None
             elif isinstance(old, float):
                 value = float(text)
-            else:
+            else:  # an int field, or `calls` (a count whose default is None)
                 value = int(text)
         except ValueError:
             raise ValueError(f"--policy {item!r}: {text!r} is not a value for {name}") from None

@@ -296,7 +296,7 @@ def _exact(root: GameState, game: HeritageGame, line: Sequence[int], value: floa
            nodes: int | None, seconds: float | None, interrupt: Interrupt,
            tt_memory_mb: float | None = DEFAULT_MEMORY_MB, workers: int = 1,
            report: Callable[[int, float], None] | None = None,
-           ceiling: float | None = None) -> SearchResult:
+           ceiling: float = math.inf) -> SearchResult:
     """Exact branch and bound from `root` with the incumbent; Ctrl-C (`interrupt`) stops it
     like a budget, with the best line it found (FEASIBLE) or none (UNKNOWN). In `workers`
     processes unless node-limited (`solver.search.parallel`: a node-limited solve stays
@@ -306,8 +306,7 @@ def _exact(root: GameState, game: HeritageGame, line: Sequence[int], value: floa
     game.bound.start_search(value)
     scfg = SearchConfig(max_nodes=nodes, max_seconds=seconds, should_stop=interrupt.is_set,
                         tt_memory_mb=tt_memory_mb, on_progress=report,
-                        ceiling=ceiling if ceiling is not None and math.isfinite(ceiling)
-                        else None)
+                        ceiling=ceiling if math.isfinite(ceiling) else None)
     return parallel_search(root, scfg, order=game.order(root, line), incumbent=value, game=game,
                            workers=workers)
 

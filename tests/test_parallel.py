@@ -179,8 +179,8 @@ def test_an_error_in_a_process_is_raised_in_the_parent() -> None:
 
 
 def test_a_ceiling_reached_in_one_process_ends_them_all() -> None:
-    """`SearchConfig.ceiling` holds in every process: the optimum's line reaches it, and the
-    whole search is complete (OPTIMAL) in fewer nodes than without it."""
+    """`SearchConfig.ceiling` holds in every process: once the optimum's line reaches it the
+    processes stop, and the whole search still says complete (OPTIMAL), with the optimum."""
     plain = parallel_search(FIXED, game=GAME, workers=2)
     capped = parallel_search(FIXED, SearchConfig(ceiling=15.0), game=GAME, workers=2)
     assert capped.status is Status.OPTIMAL and capped.value == plain.value == 15.0
