@@ -158,6 +158,8 @@ def test_kill_9_loses_nothing_stored_and_the_same_command_resumes(tmp_path: Path
     assert proc.returncode == -signal.SIGKILL
     kept = rows(db)
     assert len(kept) >= 2
+    # The killed run's count of stored deals is kept with each row; it has no end.
+    assert runs(db) == [(len(kept), None)]
     result = run(*args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -165,6 +167,17 @@ def test_kill_9_loses_nothing_stored_and_the_same_command_resumes(tmp_path: Path
     after = rows(db)
     assert len(after) == 16
     assert all(after[deal] == row for deal, row in kept.items())  # untouched, not redone
+    (_, first_end), (stored, second_end) = runs(db)
+    assert first_end is None and stored == 16 - len(kept) and second_end is not None
+
+
+def runs(db: Path) -> list[tuple[int, str | None]]:
+    """The ``runs`` table's stored counts and ends, in order."""
+    con = sqlite3.connect(db)
+    out = [(int(r[0]), r[1]) for r in
+           con.execute("SELECT stored, ended_at FROM runs ORDER BY id").fetchall()]
+    con.close()
+    return out
 
 
 def test_ctrl_c_keeps_the_finished_deals_and_says_how_to_resume(tmp_path: Path) -> None:

@@ -145,5 +145,5 @@ def run_sweep(sweep: Sweep, store: SweepStore, backend: Backend, *, retries: int
                 ended(out)
     finally:
         backend.close()
-        store.end_run(tally.run, tally.solved)
+        store.end_run(tally.run)
     return tally

@@ -8,7 +8,8 @@ is waited for). Each row is committed as soon as its result arrives, so a sweep 
 A deal stored twice (two sweeps sharing a file) keeps the first row.
 
 Tables: ``deals`` (the rows), ``runs`` (each ``heritage sweep run``: its command, when it
-started and ended, how many deals it planned and stored), ``meta`` (the schema version).
+started and ended, how many deals it planned and stored; the count kept with each row, so a run
+killed with ``kill -9`` has the right count and no end), ``meta`` (the schema version).
 """
 
 from __future__ import annotations
@@ -160,10 +161,11 @@ class SweepStore:
                 (command, version, data_sha256, budget, bound, backend, planned, _now()))
         return int(cur.lastrowid or 0)
 
-    def end_run(self, run: int, stored: int) -> None:
+    def end_run(self, run: int) -> None:
+        """Record a sweep run ending (a run killed with ``kill -9`` keeps no end: it never
+        ended; its count of stored deals is right all the same, `add`)."""
         with self._errors("record the run"):
-            self.db.execute("UPDATE runs SET stored = ?, ended_at = ? WHERE id = ?",
-                            (stored, _now(), run))
+            self.db.execute("UPDATE runs SET ended_at = ? WHERE id = ?", (_now(), run))
 
     # ------------------------------------------------------------------ deals
 
@@ -179,13 +181,24 @@ class SweepStore:
             return {(int(r[0]), str(r[1]), int(r[2]), int(r[3])): str(r[4]) for r in rows}
 
     def add(self, row: dict[str, Any], run: int | None) -> bool:
-        """Store one deal's row and commit it at once; False if the deal was already stored."""
+        """Store one deal's row and commit it at once, with its run's count of stored deals in
+        the same transaction (so the count is right even after ``kill -9``); False if the deal
+        was already stored."""
         values = [row[c] for c in KEY + RESULT] + [run, _now()]
         with self._errors("store a deal"):
-            cur = self.db.execute(
-                f"INSERT OR IGNORE INTO deals ({', '.join(COLUMNS)}) "
-                f"VALUES ({', '.join('?' * len(COLUMNS))})", values)
-        return cur.rowcount == 1
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self.db.execute(
+                    f"INSERT OR IGNORE INTO deals ({', '.join(COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * len(COLUMNS))})", values)
+                stored = cur.rowcount == 1
+                if stored and run is not None:
+                    self.db.execute("UPDATE runs SET stored = stored + 1 WHERE id = ?", (run,))
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+        return stored
 
     def status(self, row: dict[str, Any]) -> str:
         """The status stored for the deal and setting of `row` (the row kept: the first)."""
