@@ -195,7 +195,8 @@ class SweepStore:
                 if stored and run is not None:
                     self.db.execute("UPDATE runs SET stored = stored + 1 WHERE id = ?", (run,))
             except BaseException:
-                self.db.execute("ROLLBACK")
+                if self.db.in_transaction:  # SQLite ends some failed transactions itself
+                    self.db.execute("ROLLBACK")
                 raise
             self.db.execute("COMMIT")
         return stored
