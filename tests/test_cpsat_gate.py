@@ -115,3 +115,31 @@ def test_the_root_call_near_the_end_has_its_own_budget() -> None:
     far.root(position(hand=["C1", "M2", "P3"], timeline={2: ["C3"]}, past=["C4"],
                       time_space=4, time_visits=0, turn=5, deck_top=["C5", "C6"]))
     assert [key[1] for key in far.cache.entries if isinstance(key, tuple)] == [pol.root]
+
+
+def test_dear_gate_closes_every_kind_with_as_many_turns_left() -> None:
+    """The dear gate also counts all the kinds of boundary with the same turns left together:
+    once CP-SAT's calls there cost more than `dear_time` each on average (turn 15: ~0.1
+    deterministic s, ~0.4 s of wall time a call), it is not asked at another kind with that many
+    turns left either (a turn's start after a call between its actions); with the time allowed,
+    it is."""
+    for allowed, calls in ((0.0, 1), (1e9, 2)):
+        pol = BoundPolicy(node=RelaxConfig(max_deterministic_time=0.2), dear_calls=1,
+                          dear_time=allowed, gap_calls=99)
+        bound = CpsatBound(pol)
+        game = HeritageGame(bound)
+        bound.start_search(None)
+        between = _between_actions(["C1", "M2", "P3"])
+        game.upper_bound(between)
+        assert bound.spent_calls == 1
+        start = position(hand=["C1", "M2", "P7"], timeline={2: ["C3"]}, tokens={"C3": 1},
+                         past=["C4"], time_space=1, time_visits=2, turn=16,
+                         deck_top=["C5", "C6"])
+        assert len(bound.gate) == 1
+        answer = game.upper_bound(start)
+        assert bound.spent_calls == calls
+        if calls == 1:
+            assert answer == SimpleBound().upper_bound(start)
+        else:
+            assert len(bound.gate) == 2  # another kind, with as many turns left
+            assert {kind[0] for kind in bound.gate} == {next(iter(bound.gate))[0]}

@@ -120,7 +120,10 @@ class BoundPolicy:
         costs a model and cuts nothing). Deterministic: values and counts, not time.
     :param dear_calls: after this many calls at one kind of boundary, CP-SAT is not asked there
         when its calls took more than `dear_time` deterministic seconds each on average: such
-        a call costs more than the subtree it can cut. Measured (session 10, compiled, the
+        a call costs more than the subtree it can cut. The kinds with as many turns left are
+        also counted together, and close together: turn 15 has several kinds (actions left,
+        Timeline phase, declining), and three calls at each had a polish's 5-s search from
+        turn 15 spend 2.4-4.8 s in 6-8 calls (session 52). Measured (session 10, compiled, the
         kept lines of session 8): at the Timeline phase of turn 15 a call takes ~0.09
         deterministic s (~0.5 s of wall time) and prunes 81% of the positions, where the
         search below one takes ~0.05 s; the searches from turn 15 on t3-h1, t3-h4 and t6-h4
@@ -280,6 +283,13 @@ class CpsatBound:
         pol = self.policy
         if self.spent_time >= pol.budget or (
                 pol.calls is not None and self.spent_calls >= pol.calls):
+            return True
+        calls = spent = 0.0
+        for at, counts in self.gate.items():
+            if at[0] == kind[0]:
+                calls += counts[0]
+                spent += counts[3]
+        if calls >= pol.dear_calls and spent > pol.dear_time * calls:
             return True
         seen = self.gate.get(kind)
         if seen is None:
