@@ -177,6 +177,8 @@ class CpsatBound:
         # boundary kind: [calls, prunes, the most CP-SAT brought the simple bound down,
         # deterministic time of its calls]
         self.gate: dict[tuple[int, ...], list[float]] = {}
+        # turns left: [calls, their deterministic time] at every kind with that many turns left
+        self.turns_gate: dict[int, list[float]] = {}
         # boundary kind: how far below the simple bound CP-SAT's answers came, ascending
         self.closed: dict[tuple[int, ...], list[float]] = {}
         self.plan: tuple[PlanStep, ...] = ()
@@ -253,6 +255,9 @@ class CpsatBound:
         self.spent_time += spent
         self.spent_calls += 1
         seen[3] += spent
+        turns = self.turns_gate.setdefault(kind[0], [0.0, 0.0])
+        turns[0] += 1
+        turns[1] += spent
         bound = min(simple, r.bound)
         seen[0] += 1
         seen[1] += bound <= self.threshold
@@ -284,12 +289,8 @@ class CpsatBound:
         if self.spent_time >= pol.budget or (
                 pol.calls is not None and self.spent_calls >= pol.calls):
             return True
-        calls = spent = 0.0
-        for at, counts in self.gate.items():
-            if at[0] == kind[0]:
-                calls += counts[0]
-                spent += counts[3]
-        if calls >= pol.dear_calls and spent > pol.dear_time * calls:
+        turns = self.turns_gate.get(kind[0])
+        if turns is not None and turns[0] >= pol.dear_calls and turns[1] > pol.dear_time * turns[0]:
             return True
         seen = self.gate.get(kind)
         if seen is None:
