@@ -51,21 +51,28 @@ def test_gate_counts_kept_across_searches_of_one_solve() -> None:
     assert bound.gate
 
 
+def _after_one_costly_call(allowed: float, other: GameState) -> tuple[CpsatBound, float]:
+    """A bound whose dear gate closes after one call costing more than `allowed`
+    deterministic s, after one call between the last turn's actions; and its answer at
+    `other`."""
+    pol = BoundPolicy(node=RelaxConfig(max_deterministic_time=0.2), dear_calls=1,
+                      dear_time=allowed, gap_calls=99)
+    bound = CpsatBound(pol)
+    game = HeritageGame(bound)
+    bound.start_search(None)
+    game.upper_bound(_between_actions(["C1", "M2", "P3"]))
+    assert bound.spent_calls == 1 and bound.spent_time > 0
+    return bound, game.upper_bound(other)
+
+
 def test_dear_gate_skips_a_kind_whose_calls_cost_too_much() -> None:
     """After `dear_calls` calls at a kind of boundary, CP-SAT is not asked there when its calls
     took more than `dear_time` deterministic seconds each: with no time allowed, one call is
     the last at that kind (the simple bound answers, sound either way); with plenty allowed,
     the next position of the kind is asked too."""
     for allowed, calls in ((0.0, 1), (1e9, 2)):
-        pol = BoundPolicy(node=RelaxConfig(max_deterministic_time=0.2), dear_calls=1,
-                          dear_time=allowed, gap_calls=99)
-        bound = CpsatBound(pol)
-        game = HeritageGame(bound)
-        bound.start_search(None)
-        game.upper_bound(_between_actions(["C1", "M2", "P3"]))
-        assert bound.spent_calls == 1 and bound.spent_time > 0
         other = _between_actions(["C1", "M2", "P7"])
-        answer = game.upper_bound(other)
+        bound, answer = _after_one_costly_call(allowed, other)
         assert bound.spent_calls == calls
         if calls == 1:
             assert answer == SimpleBound().upper_bound(other)
@@ -123,23 +130,12 @@ def test_dear_gate_closes_every_kind_with_as_many_turns_left() -> None:
     deterministic s, ~0.4 s of wall time a call), it is not asked at another kind with that many
     turns left either (a turn's start after a call between its actions); with the time allowed,
     it is."""
+    start = position(hand=["C1", "M2", "P7"], timeline={2: ["C3"]}, tokens={"C3": 1},
+                     past=["C4"], time_space=1, time_visits=2, turn=16, deck_top=["C5", "C6"])
     for allowed, calls in ((0.0, 1), (1e9, 2)):
-        pol = BoundPolicy(node=RelaxConfig(max_deterministic_time=0.2), dear_calls=1,
-                          dear_time=allowed, gap_calls=99)
-        bound = CpsatBound(pol)
-        game = HeritageGame(bound)
-        bound.start_search(None)
-        between = _between_actions(["C1", "M2", "P3"])
-        game.upper_bound(between)
-        assert bound.spent_calls == 1
-        start = position(hand=["C1", "M2", "P7"], timeline={2: ["C3"]}, tokens={"C3": 1},
-                         past=["C4"], time_space=1, time_visits=2, turn=16,
-                         deck_top=["C5", "C6"])
-        assert len(bound.gate) == 1
-        answer = game.upper_bound(start)
+        bound, answer = _after_one_costly_call(allowed, start)
         assert bound.spent_calls == calls
         if calls == 1:
             assert answer == SimpleBound().upper_bound(start)
-        else:
-            assert len(bound.gate) == 2  # another kind, with as many turns left
-            assert {kind[0] for kind in bound.gate} == {next(iter(bound.gate))[0]}
+        else:  # another kind, with as many turns left
+            assert len(bound.gate) == 2 and len({kind[0] for kind in bound.gate}) == 1
