@@ -142,7 +142,7 @@ def policy_of(items: list[str]) -> BoundPolicy:
     is None (`calls`); other values take the default's type.
 
     :raises ValueError: an unknown field or a value of the wrong kind (named)."""
-    policy = BoundPolicy()
+    policy = defaults = BoundPolicy()
     known = [f.name for f in fields(BoundPolicy)]
     for item in items:
         name, sep, text = item.partition("=")
@@ -150,7 +150,7 @@ def policy_of(items: list[str]) -> BoundPolicy:
             raise ValueError(f"--policy {item!r}: expected FIELD=VALUE with FIELD one of "
                              f"{', '.join(known)}")
         old = getattr(policy, name)
-        may_be_none = getattr(BoundPolicy(), name) is None
+        may_be_none = getattr(defaults, name) is None
         value: Any
         try:
             if isinstance(old, RelaxConfig):

@@ -55,6 +55,15 @@ def rows(db: Path) -> dict[tuple[Any, ...], dict[str, Any]]:
     return out
 
 
+def runs(db: Path) -> list[tuple[int, str | None]]:
+    """The ``runs`` table's stored counts and ends, in order."""
+    con = sqlite3.connect(db)
+    out = [(int(r[0]), r[1]) for r in
+           con.execute("SELECT stored, ended_at FROM runs ORDER BY id").fetchall()]
+    con.close()
+    return out
+
+
 def count(db: Path) -> int:
     if not db.exists():
         return 0
@@ -169,15 +178,6 @@ def test_kill_9_loses_nothing_stored_and_the_same_command_resumes(tmp_path: Path
     assert all(after[deal] == row for deal, row in kept.items())  # untouched, not redone
     (_, first_end), (stored, second_end) = runs(db)
     assert first_end is None and stored == 16 - len(kept) and second_end is not None
-
-
-def runs(db: Path) -> list[tuple[int, str | None]]:
-    """The ``runs`` table's stored counts and ends, in order."""
-    con = sqlite3.connect(db)
-    out = [(int(r[0]), r[1]) for r in
-           con.execute("SELECT stored, ended_at FROM runs ORDER BY id").fetchall()]
-    con.close()
-    return out
 
 
 def test_ctrl_c_keeps_the_finished_deals_and_says_how_to_resume(tmp_path: Path) -> None:

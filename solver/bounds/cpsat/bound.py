@@ -284,7 +284,7 @@ class CpsatBound:
     def _shut(self, kind: tuple[int, int, int, int]) -> bool:
         """CP-SAT is not asked at this kind of boundary whatever the simple bound says: the
         search's budget is spent, or the gate of `BoundPolicy` closed (it rarely pruned here,
-        or its calls cost too much)."""
+        or its calls cost too much here or at all the kinds with as many turns left)."""
         pol = self.policy
         if self.spent_time >= pol.budget or (
                 pol.calls is not None and self.spent_calls >= pol.calls):
