@@ -159,9 +159,9 @@ def test_store_keeps_the_first_row_of_a_deal_and_knows_what_is_done(tmp_path: Pa
 def test_a_runs_count_goes_with_its_rows_and_a_refused_row_leaves_no_trace(
         tmp_path: Path) -> None:
     """`SweepStore.add` counts a stored row into its run in the row's own transaction (right
-    even after ``kill -9``); a row the database cannot take (a cell SQLite cannot bind) is a
-    clear error, counted nowhere, and the store takes the next row (no transaction left
-    open)."""
+    even after ``kill -9``); a row the database cannot take (a cell SQLite cannot bind, a
+    status its CHECK refuses, a missing cell) is a clear error, never "already stored",
+    counted nowhere, and the store takes the next row (no transaction left open)."""
     tasks = sweep_of(seeds=(0, 1, 2)).tasks()
     with SweepStore(tmp_path / "s.sqlite") as store:
         run = store.start_run("test", IDENTITY["version"], IDENTITY["data_sha256"], "nodes=200",
@@ -170,6 +170,9 @@ def test_a_runs_count_goes_with_its_rows_and_a_refused_row_leaves_no_trace(
         assert not store.add(fake_row(tasks[0]), run)  # already stored: not counted again
         with pytest.raises(SweepError, match="cannot store a deal"):
             store.add({**fake_row(tasks[1]), "line": {"not": "text"}}, run)
+        for broken in ({"status": "lost"}, {"line": None}):  # a CHECK, a NOT NULL
+            with pytest.raises(SweepError, match="cannot store a deal.*constraint"):
+                store.add({**fake_row(tasks[1]), **broken}, run)
         assert store.add(fake_row(tasks[2]), run)
         counted = store.db.execute("SELECT stored, ended_at FROM runs").fetchall()
         assert [tuple(r) for r in counted] == [(2, None)]

@@ -183,14 +183,18 @@ class SweepStore:
     def add(self, row: dict[str, Any], run: int | None) -> bool:
         """Store one deal's row and commit it at once, with its run's count of stored deals in
         the same transaction (so the count is right even after ``kill -9``); False if the deal
-        was already stored."""
+        was already stored. A row the table refuses (a status outside won/unwinnable/unknown,
+        a missing cell) is a `SweepError`, stored and counted nowhere."""
         values = [row[c] for c in KEY + RESULT] + [run, _now()]
         with self._errors("store a deal"):
             self.db.execute("BEGIN IMMEDIATE")
             try:
+                # the upsert clause skips only a row whose key is stored; a row breaking a
+                # CHECK or NOT NULL is an error (OR IGNORE would skip it as "stored")
                 cur = self.db.execute(
-                    f"INSERT OR IGNORE INTO deals ({', '.join(COLUMNS)}) "
-                    f"VALUES ({', '.join('?' * len(COLUMNS))})", values)
+                    f"INSERT INTO deals ({', '.join(COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * len(COLUMNS))}) "
+                    f"ON CONFLICT ({', '.join(KEY)}) DO NOTHING", values)
                 stored = cur.rowcount == 1
                 if stored and run is not None:
                     self.db.execute("UPDATE runs SET stored = stored + 1 WHERE id = ?", (run,))
