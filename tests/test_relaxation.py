@@ -200,6 +200,24 @@ def test_resources_per_activation() -> None:
         step_gains(Step(op="teleport"), 189)
 
 
+def test_a_draw_paid_with_cards_from_the_hand_counts_net_of_them() -> None:
+    """Moai Statue (A7: discard 2 artifact cards, draw 4) and A8 (discard 1, draw 1) bring
+    their draws into the hand net of the cards paid, and take all of them off the deck; a
+    payment of up to N (T17: it may be smaller) and one with no draw (A3) count as before."""
+    b = load_book(["base"])
+
+    def gains(code: str) -> tuple[int, int]:
+        card = b.lookup(code)
+        assert card is not None
+        g = effect_gains(card.effects[0], 189)
+        return g.draw, g.depth
+
+    assert gains("A7") == (2, 4)
+    assert gains("A8") == (0, 1)
+    assert gains("T17") == (3, 3)
+    assert gains("A3") == (0, 0)
+
+
 # ------------------------------------------------------------------ soundness
 
 @pytest.mark.parametrize("seed", range(12))

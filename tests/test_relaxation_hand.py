@@ -25,6 +25,7 @@ from solver.engine.newgame import new_game
 from solver.engine.state import EMPTY, GameState
 from solver.rng import Stream
 from tests.builder import position
+from tests.test_relaxation import exact
 from tests.test_relaxation_learntime import relaxed_covers_the_optimum
 from tests.test_relaxation_timed import LINES, _root
 
@@ -181,3 +182,26 @@ def test_a_draw_set_off_by_a_create_funds_the_same_turn() -> None:
                   techs=["T7"], tiles=[None] * 9, deck_top=["M8", "P34", "P32", "P15", "M25"],
                   discard=["C36"], time_space=1, time_visits=2, turn=16)
     assert relaxed_covers_the_optimum(st) == st.score().total + 2 == 5
+
+
+
+def test_a_paid_draw_funds_the_last_turn_s_creates() -> None:
+    """Moai Statue (A7) in turn 15's Timeline phase, one action of turn 15 left, three
+    artifacts in hand (A1, A2, A10). Best: a Search (A11), A7 pays two artifacts for Ellora
+    Caves (C5), Circles of Mpumalanga (M7), A4 and A9, and turn 16 creates C5 and M7 into space
+    5 with two artifacts each to discard (both cost 2; +1 VP each as Timeline monuments, no
+    Past to score and no technology to learn): 2 VP, with all 6 cards of the hand used;
+    without A7 one Create, 1 VP. With A7's draws counted net of its payment
+    (`resources._pay_gains`) the model must still reach 2 (it finds 3: turn 16's activation
+    counts too, and its four cards off the deck reach C1 and C2 below them); the net numbers
+    themselves are `test_relaxation.py`'s."""
+    st = position(hand=["A1", "A2"], artifacts=["A7"],
+                  deck_top=["A10", "A11", "C5", "M7", "A4", "A9"], tiles=[None] * 9,
+                  time_space=2, time_visits=2, turn=15)
+    st.apply(A.ACT_SEARCH)  # a phase boundary with one action left (after two, A7 asks)
+    complete, best = exact(st)
+    assert complete and best == st.score().total + 2 == 2
+    phase = phase_of(st)
+    assert phase is not None
+    r = Relaxation(st, phase, RelaxConfig()).solve()
+    assert not r.infeasible and r.bound is not None and r.bound >= best, (r.bound, best)

@@ -7,13 +7,14 @@ extra Learns, Creates and Archives, monuments repositioned, Past monuments strai
 bound is the printed amount at its most generous (a "per" counter at its largest value, a
 "remove from each" at the most targets), so the sum over a line can only overestimate what the
 engine lets that line gain. Costs (discards, lost artifacts) are not counted: leaving a cost out
-can only help. An op or special this module does not know raises `UnsupportedCardError`, and the
-caller falls back to the simple bound (never guess).
+can only help; except that an effect paid with a fixed number of cards from the hand that then
+draws counts its draws net of them (`_pay_gains`). An op or special this module does not know
+raises `UnsupportedCardError`, and the caller falls back to the simple bound (never guess).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from solver.engine.cards import ARTIFACT, Card, Effect, Step
 from solver.engine.errors import HeritageError
@@ -156,6 +157,14 @@ def step_gains(step: Step, pool_size: int, paid: int = 1) -> Gains:
 
 
 def _pay_gains(step: Step, pool_size: int) -> Gains:
+    """What a paid effect yields once paid. Paid with exactly N cards from the hand and then
+    drawing (Moai Statue, A7: 2 artifact cards for 4; A8: 1 for 1), its draws count net of
+    the N (at least 0) as cards into the hand, all of them as cards off the deck: the N leave
+    the hand in the same Timeline phase as the draws come in (RULES.md section 5 and the
+    card), so a line's hand and the cards it can still spend are the same whether both are
+    counted or neither (the model's hand is a balance of cards in and cards used,
+    `cardflow.hold_cards`, `handtime.balance_hand`). A payment of up to N (T17) counts
+    nothing: it may be smaller."""
     cost = step.cost
     if cost in ("discard_hand", "discard_hand_up_to"):
         paid = step.amount
@@ -168,6 +177,8 @@ def _pay_gains(step: Step, pool_size: int) -> Gains:
     out = NOTHING
     for t in step.then:
         out = out + step_gains(t, pool_size, paid)
+    if cost == "discard_hand":
+        out = replace(out, draw=max(0, out.draw - paid))
     return out
 
 
