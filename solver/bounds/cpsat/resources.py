@@ -160,11 +160,11 @@ def _pay_gains(step: Step, pool_size: int) -> Gains:
     """What a paid effect yields once paid. Paid with exactly N cards from the hand and then
     drawing (Moai Statue, A7: 2 artifact cards for 4; A8: 1 for 1), its draws count net of
     the N (at least 0) as cards into the hand, all of them as cards off the deck: the N leave
-    the hand in the same Timeline phase as the draws come in (RULES.md section 5 and the
-    card), so a line's hand and the cards it can still spend are the same whether both are
-    counted or neither (the model's hand is a balance of cards in and cards used,
-    `cardflow.hold_cards`, `handtime.balance_hand`). A payment of up to N (T17) counts
-    nothing: it may be smaller."""
+    the hand in the same effect as the draws come in (for A7 and A8 one Timeline phase,
+    RULES.md section 4B), so a line's hand and the cards it can still spend are the same
+    whether both are counted or neither (the model's hand is a balance of cards in and cards
+    used, `cardflow.hold_cards`, `handtime.balance_hand`; a draw cut short by an empty deck
+    nets only what it drew). A payment of up to N (T17) is not netted: it may be smaller."""
     cost = step.cost
     if cost in ("discard_hand", "discard_hand_up_to"):
         paid = step.amount
