@@ -163,8 +163,9 @@ def _pay_gains(step: Step, pool_size: int) -> Gains:
     the hand in the same effect as the draws come in (for A7 and A8 one Timeline phase,
     RULES.md section 4B), so a line's hand and the cards it can still spend are the same
     whether both are counted or neither (the model's hand is a balance of cards in and cards
-    used, `cardflow.hold_cards`, `handtime.balance_hand`; a draw cut short by an empty deck
-    nets only what it drew). A payment of up to N (T17) is not netted: it may be smaller."""
+    used, `cardflow.hold_cards`, `handtime.balance_hand`; where an empty deck cuts the draws
+    short, a line takes only the cards drawn off both sides, and the model's draws are upper
+    bounds). A payment of up to N (T17) is not netted: it may be smaller."""
     cost = step.cost
     if cost in ("discard_hand", "discard_hand_up_to"):
         paid = step.amount
