@@ -184,7 +184,6 @@ def test_a_draw_set_off_by_a_create_funds_the_same_turn() -> None:
     assert relaxed_covers_the_optimum(st) == st.score().total + 2 == 5
 
 
-
 def test_a_paid_draw_funds_the_last_turn_s_creates() -> None:
     """Moai Statue (A7) in turn 15's Timeline phase, one action of turn 15 left, three
     artifacts in hand (A1, A2, A10). Best: a Search (A11), A7 pays two artifacts for Ellora
@@ -199,9 +198,5 @@ def test_a_paid_draw_funds_the_last_turn_s_creates() -> None:
                   deck_top=["A10", "A11", "C5", "M7", "A4", "A9"], tiles=[None] * 9,
                   time_space=2, time_visits=2, turn=15)
     st.apply(A.ACT_SEARCH)  # a phase boundary with one action left (after two, A7 asks)
-    complete, best = exact(st)
-    assert complete and best == st.score().total + 2 == 2
-    phase = phase_of(st)
-    assert phase is not None
-    r = Relaxation(st, phase, RelaxConfig()).solve()
-    assert not r.infeasible and r.bound is not None and r.bound >= best, (r.bound, best)
+    # the plain search does not finish here: the simple bound's and the dominance rules' does
+    assert relaxed_covers_the_optimum(st, exact) == st.score().total + 2 == 2

@@ -10,6 +10,8 @@ Timeline Learn (A33) fires at most once per Timeline phase.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
@@ -179,11 +181,13 @@ def test_bound_above_random_continuations_with_learn_times(seed: int) -> None:
     assert r.bound is None or r.bound >= best, f"seed {seed}: bound {r.bound} below {best}"
 
 
-def relaxed_covers_the_optimum(st: GameState) -> float:
-    """The exact optimum of `st` (a plain complete search, which must finish and find a line),
-    once the relaxation's own bound at `st`'s phase boundary (not its minimum with the simple
-    bound) is checked to be at least it and not INFEASIBLE."""
-    complete, best = plain_optimum(st)
+def relaxed_covers_the_optimum(
+        st: GameState,
+        optimum: Callable[[GameState], tuple[bool, float | None]] = plain_optimum) -> float:
+    """The exact optimum of `st` (by `optimum`, a complete search which must finish and find a
+    line: by default a plain one), once the relaxation's own bound at `st`'s phase boundary
+    (not its minimum with the simple bound) is checked to be at least it and not INFEASIBLE."""
+    complete, best = optimum(st)
     assert complete and best is not None
     phase = phase_of(st)
     assert phase is not None

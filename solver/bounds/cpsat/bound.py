@@ -153,6 +153,12 @@ class BoundPolicy:
     prune_chance: float = 0.5
 
 
+def _dear(policy: BoundPolicy, calls: float, spent: float) -> bool:
+    """Whether `calls` CP-SAT calls that took `spent` deterministic seconds in all close the
+    dear gate (`BoundPolicy.dear_calls`, `BoundPolicy.dear_time`)."""
+    return calls >= policy.dear_calls and spent > policy.dear_time * calls
+
+
 class CpsatBound:
     """The constraint layer's bound for one solve: it owns its cache, its budget, the
     incumbent's value and the latest plan (see the module)."""
@@ -290,14 +296,14 @@ class CpsatBound:
                 pol.calls is not None and self.spent_calls >= pol.calls):
             return True
         turns = self.turns_gate.get(kind[0])
-        if turns is not None and turns[0] >= pol.dear_calls and turns[1] > pol.dear_time * turns[0]:
+        if turns is not None and _dear(pol, turns[0], turns[1]):
             return True
         seen = self.gate.get(kind)
         if seen is None:
             return False
         if seen[0] >= pol.gate_calls and seen[1] < pol.gate_rate * seen[0]:
             return True
-        return seen[0] >= pol.dear_calls and seen[3] > pol.dear_time * seen[0]
+        return _dear(pol, seen[0], seen[3])
 
     def relaxed(self, st: GameState, config: RelaxConfig | None = None,
                 max_seconds: float | None = None) -> BoundResult:
