@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from solver.bounds.bound import SimpleBound
-from solver.bounds.cpsat.bound import BoundPolicy, CpsatBound
+from solver.bounds.cpsat.bound import BoundPolicy, CpsatBound, _dear
 from solver.bounds.cpsat.relaxation import RelaxConfig
 from solver.engine.state import GameState
 from solver.game import HeritageGame
@@ -139,3 +139,39 @@ def test_dear_gate_closes_every_kind_with_as_many_turns_left() -> None:
             assert answer == SimpleBound().upper_bound(start)
         else:  # another kind, with as many turns left
             assert len(bound.gate) == 2 and len({kind[0] for kind in bound.gate}) == 1
+
+
+def test_dear_means_more_than_dear_time_a_call_once_there_are_dear_calls() -> None:
+    """The dear gate closes after at least `dear_calls` calls that took more than `dear_time`
+    deterministic seconds each on average: not before, and not at exactly that average."""
+    pol = BoundPolicy(dear_calls=2, dear_time=0.5)
+    assert not _dear(pol, 1, 100.0)
+    assert not _dear(pol, 2, 1.0)
+    assert _dear(pol, 2, 1.01)
+    assert _dear(pol, 3, 1.6)
+
+
+def _two_turns_left(hand: list[str]) -> GameState:
+    """Turn 15 of 16 (the time card on space 2 after two visits), at its start."""
+    return position(hand=hand, timeline={2: ["C3"]}, tokens={"C3": 1}, past=["C4"],
+                    time_space=2, time_visits=2, turn=15, deck_top=["C5", "C6"])
+
+
+def test_dear_gate_counts_each_call_once_by_the_turns_left() -> None:
+    """The dear gate by turns left counts calls, one each, under the turns left (not the
+    actions left): with two turns left, after one call between turn 15's actions (one action
+    left), turn 15's start (two actions left, another kind) is not asked when one call with no
+    time allowed closes the gate, and is asked when the gate needs two calls."""
+    for dear_calls, calls in ((1, 1), (2, 2)):
+        pol = BoundPolicy(node=RelaxConfig(max_deterministic_time=0.2), dear_calls=dear_calls,
+                          dear_time=0.0, gap_calls=99)
+        bound = CpsatBound(pol)
+        game = HeritageGame(bound)
+        bound.start_search(None)
+        between = _two_turns_left(["C1", "M2", "P3"])
+        between.apply(between.legal_actions()[-1])  # Search: one action left
+        game.upper_bound(between)
+        start = _two_turns_left(["C1", "M2", "P7"])
+        game.upper_bound(start)
+        assert bound.spent_calls == calls
+        assert len({kind[0] for kind in bound.gate}) == 1
