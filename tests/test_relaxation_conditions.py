@@ -109,6 +109,13 @@ def test_parthenon_fires_only_if_the_timeline_can_hold_11_knowledge() -> None:
     assert _parthenon_fires(["C8"])
 
 
+def test_parthenon_counts_the_knowledge_to_come_exactly() -> None:
+    """At the threshold: 2 knowledge in the Timeline now and Mohenjo-daro's 9 to come make 11,
+    so C10 can fire; with 1 now they make 10, and it cannot."""
+    assert _fires_in_turn_16("C10", ["C8"], {3: ["C10"], 4: ["P5"]}, {"C10": 1, "P5": 1})
+    assert not _fires_in_turn_16("C10", ["C8"], {3: ["C10"], 4: ["P5"]}, {"C10": 1, "P5": 0})
+
+
 def test_without_the_rule_parthenon_fires_with_6_knowledge(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With `created_into` dropped, C10 fires with 6 knowledge in the Timeline."""
