@@ -58,16 +58,19 @@ def depart(st: GameState, slot: int, learned: bool) -> None:
     st.check_tile(slot // 3)
 
 
-@pytest.mark.parametrize("deal", ["t3-h2-s0", "t1-h3-s0", "t2-h4-s0", "t5-h4-s0", "t6-h4-s0"])
-def test_the_walk_finds_every_card_the_engine_shows(deal: str) -> None:
+@pytest.mark.parametrize(("deal", "turn"), [
+    ("t3-h2-s0", 15), ("t1-h3-s0", 15), ("t2-h4-s0", 15), ("t5-h4-s0", 15), ("t6-h4-s0", 15),
+    ("t3-h2-s0", 13), ("t5-h4-s0", 13)])
+def test_the_walk_finds_every_card_the_engine_shows(deal: str, turn: int) -> None:
     """Random departures played with the engine's own tile rule and reshuffle: every card a tile
     shows after k departures is within k in the walk's map of the first reshuffle's pile (or
-    before any reshuffle); the die acts only at its rolls, in order. These decks reshuffle within
-    a few departures (t3-h2: 2 Level II cards left, t1-h3 / t2-h4 / t5-h4: none). And each card
-    that shows within the departures the walk followed to the end has one of its least sets
-    of cards learned before it (`learn_sets`, session 49) among those the play learned."""
-    st0, _, _ = turn_start(deal, 15)
-    dice = 1  # turn 15's technology phase (turn 16's decline phase ends the game)
+    before any reshuffle); the die acts only at its rolls, in order (from turn 13, three of
+    them). These decks reshuffle within a few departures (t3-h2: 2 Level II cards left, t1-h3 /
+    t2-h4 / t5-h4: none). And each card that shows within the departures the walk followed to
+    the end has one of its least sets of cards learned before it (`learn_sets`, session 49)
+    among those the play learned."""
+    st0, _, _ = turn_start(deal, turn)
+    dice = 16 - turn  # the technology phases of turns `turn`..15 (turn 16's decline ends it)
     slots = die_slots(st0, dice)
     assert slots is not None
     rng = random.Random(7)
