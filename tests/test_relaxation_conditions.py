@@ -88,6 +88,13 @@ def test_a_monument_locked_in_space_4_never_lands_in_space_5_or_6() -> None:
     assert _genetic_disk_fires(["C11"])
 
 
+def test_an_unlocked_monument_may_land_beyond_its_starting_space() -> None:
+    """Petra (C9, starting space 4, not locked) may be created in space 5 for one card more
+    (RULES.md section 5: any space with a free place, ``|s - starting space|`` cards more; a
+    Search brings that card): its creation there triggers A24."""
+    assert _genetic_disk_fires(["C9"])
+
+
 def test_without_the_rule_a_locked_monument_triggers_the_disk(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The rule is what stops it: counting every creation, P19's triggers A24."""
