@@ -9,16 +9,22 @@ seeded shuffle of the sorted pile)."""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
+from ortools.sat.python import cp_model
 
 import solver.bounds.cpsat.relaxation as relaxation
 import solver.bounds.cpsat.techdeal as techdeal
 from benchmarks.prove_from import given_lines
 from solver.bounds.cpsat.bound import relaxed_bound
+from solver.bounds.cpsat.context import Context
 from solver.bounds.cpsat.relaxation import Relaxation
 from solver.bounds.cpsat.schedule import phase_of
 from solver.bounds.cpsat.techdeal import _needs, die_slots, learn_sets, walk
+from solver.bounds.cpsat.variables import Technologies
+from solver.engine.cards import Card
 from solver.engine.state import GameState
 from solver.search.status import Status
 from solver.solve import SolveConfig, solve
@@ -237,3 +243,27 @@ def test_t3_h3_turn_15_start_is_bounded_by_its_proven_optimum(
     monkeypatch.setattr(techdeal, "_takers",
                         lambda ctx, taken, niches: ctx.model.new_bool_var("free"))
     assert optimum_within(st, 8.0) == 76
+
+
+def _late_learn_feasible(departures: int, first_learned: bool) -> bool:
+    """Whether `_learned_first` admits Learning card 1 (least set: card 0 learned first) with
+    the walk followed to the end for 3 departures, after `departures` of them in all."""
+    model = cp_model.CpModel()
+    learned = {c: model.new_bool_var(f"learned{c}") for c in (0, 1)}
+    techs = Technologies(learnable=[0, 1], learned=learned, requirement_met={},
+                         learned_free={})
+    ctx = cast(Context, SimpleNamespace(model=model, cards=[cast(Card, SimpleNamespace(
+        code=f"T{c}")) for c in (0, 1)]))
+    techdeal._learned_first(ctx, 1, [frozenset({0})], 3, techs, departures, None)
+    model.add(learned[1] == 1)
+    model.add(learned[0] == int(first_learned))
+    return cp_model.CpSolver().solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def test_a_card_beyond_a_cut_walk_needs_one_departure_more_and_its_learn() -> None:
+    """`_learned_first` where the walk was followed to the end for 3 departures: the card is
+    learned with its least set learned first, or else it shows after at least 4 departures
+    and is learned by a fifth: 5 departures suffice, 4 do not."""
+    assert _late_learn_feasible(0, True)
+    assert _late_learn_feasible(5, False)
+    assert not _late_learn_feasible(4, False)
