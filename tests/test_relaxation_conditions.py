@@ -118,7 +118,7 @@ def test_parthenon_fires_only_if_the_timeline_can_hold_11_knowledge() -> None:
 
 def test_parthenon_counts_the_knowledge_to_come_exactly() -> None:
     """At the threshold: 2 knowledge in the Timeline now and Mohenjo-daro's 9 to come make 11,
-    so C10 can fire; with 1 now they make 10, and it cannot."""
+    so the model lets C10 fire; with 1 now they make 10, and it does not."""
     assert _fires_in_turn_16("C10", ["C8"], {3: ["C10"], 4: ["P5"]}, {"C10": 1, "P5": 1})
     assert not _fires_in_turn_16("C10", ["C8"], {3: ["C10"], 4: ["P5"]}, {"C10": 1, "P5": 0})
 
