@@ -25,6 +25,7 @@ from solver.bounds.cpsat.schedule import phase_of
 from solver.bounds.cpsat.techdeal import _needs, die_slots, learn_sets, walk
 from solver.bounds.cpsat.variables import Technologies
 from solver.engine.cards import Card
+from solver.engine.setup import turns_for
 from solver.engine.state import GameState
 from solver.search.status import Status
 from solver.solve import SolveConfig, solve
@@ -76,7 +77,9 @@ def test_the_walk_finds_every_card_the_engine_shows(deal: str, turn: int) -> Non
     the end has one of its least sets of cards learned before it (`learn_sets`, session 49)
     among those the play learned."""
     st0, _, _ = turn_start(deal, turn)
-    dice = 16 - turn  # the technology phases of turns `turn`..15 (turn 16's decline ends it)
+    # the technology phases from `turn` to the one before the last turn's (whose decline
+    # phase ends the game)
+    dice = turns_for(st0.setup.time_space) - turn
     slots = die_slots(st0, dice)
     assert slots is not None
     rng = random.Random(7)
