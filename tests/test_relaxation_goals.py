@@ -1,0 +1,92 @@
+"""The goal chests in the relaxation (relaxation 9, `solver.bounds.cpsat.goals`): each kind of
+goal formula (an "at most" clause, And, Or) and the campaign's "one goal is enough", on
+positions where the goal cannot be met (the model must say INFEASIBLE, as the exact search does)
+or where only another goal can (it must not).
+
+Found missing by session 55's mutation sample: dropping the "at most" clause of the Tomb's goal
+(Е: at most 6 lost knowledge), the parts of an And (О) or of an Or (П), or the campaign's
+"one of them", and forcing an "at most" clause or an Or's parts outside its goal's literal, all
+passed every test before.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzles.chests import load_chests
+from solver.bounds.cpsat.relaxation import RelaxConfig, relax
+from solver.bounds.cpsat.schedule import phase_of
+from solver.engine.actions import CHEST_LETTERS
+from solver.engine.setup import Setup
+from solver.engine.state import CHEST_BASE, EMPTY, GameState
+from tests.builder import position
+from tests.test_relaxation import exact
+
+CFG = RelaxConfig(max_deterministic_time=1.0)
+# Cards without an effect on lost knowledge, the Past or the artifacts, on top of the deck.
+HARMLESS = ["C1", "C2", "C3", "C4", "C5", "C6"]
+
+
+def _with_goals(st: GameState, letters: str, campaign: bool = False) -> GameState:
+    """`st` with these goal chests in the first free artifact spaces (RULES.md section 8)."""
+    st.setup = Setup(hand="1", seed=0, dice=(1,) * 16, goals=tuple(letters), campaign=campaign,
+                     chest_data=load_chests())
+    st.goal_chests = [CHEST_LETTERS.index(ch) for ch in letters]
+    for k in st.goal_chests:
+        st.artifacts[st.artifacts.index(EMPTY)] = CHEST_BASE + k
+    return st
+
+
+def _last_turn(lost: int) -> GameState:
+    """The start of the last turn (the time card in space 1, its two visits done: no decline
+    any more, D8), an empty hand, Timeline and Past, `lost` lost knowledge, no technology on
+    the tiles: its two actions can only Search (nothing to create, learn or excavate)."""
+    return position(lost=lost, deck_top=HARMLESS, tiles=[None] * 9,
+                    time_space=1, time_visits=2, turn=16)
+
+
+def _infeasible(st: GameState) -> bool:
+    phase = phase_of(st)
+    assert phase is not None
+    return relax(st, phase, CFG).infeasible
+
+
+@pytest.mark.parametrize(("letter", "lost", "met"), [
+    ("Е", 9, False), ("Е", 6, True),  # at most 6 lost knowledge
+    ("О", 9, False), ("О", 4, False),  # at most 4 lost and 3 in the Timeline: the Timeline's 0
+    ("П", 0, False),  # 5 rotated in the Past or 3 artifacts: neither
+])
+def test_a_goal_out_of_reach_is_infeasible(letter: str, lost: int, met: bool) -> None:
+    """In the last turn with nothing to create, lost knowledge and the Timeline stay as they
+    are (no decline after turn 16's Timeline phase, D8; lost knowledge only comes down by
+    effects, none in reach) and no artifact or rotated monument can come: the goal is met or
+    missed now, and the relaxation says so as the exact search does."""
+    st = _with_goals(_last_turn(lost), letter)
+    complete, best = exact(st)
+    assert complete and (best is not None) == met
+    assert _infeasible(st) == (not met)
+
+
+def _campaign(letters: str) -> GameState:
+    """A campaign before the middle of the game (RULES.md section 6: the player may still
+    discard goal chests, one stays): two turns left, two level II technologies owned (Ж's
+    goal met), 9 lost knowledge (Е's out of reach: nothing in reach removes lost knowledge)
+    and an empty Past (П's out of reach: nothing to rotate, and four actions cannot draw and
+    create three artifacts)."""
+    st = position(lost=9, techs=["T28", "T29"], deck_top=HARMLESS, tiles=[None] * 9,
+                  time_space=2, time_visits=2, turn=15, midgame=False)
+    return _with_goals(st, letters, campaign=True)
+
+
+def test_campaign_one_goal_met_is_enough() -> None:
+    """With Ж met, the campaign is winnable even though Е and П are out of reach (one goal
+    stays after the revision); forcing Е's "at most" clause or П's parts whatever the goal's
+    literal would say INFEASIBLE."""
+    st = _campaign("ЖЕП")
+    assert not st.midgame and st.setup.campaign
+    assert not _infeasible(st)
+
+
+def test_campaign_no_goal_met_is_infeasible() -> None:
+    """With only Е and П, both out of reach, no goal can stay after the revision."""
+    assert _infeasible(_campaign("ЕП"))
