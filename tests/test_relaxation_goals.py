@@ -3,10 +3,10 @@ goal formula (an "at most" clause, And, Or) and the campaign's "one goal is enou
 positions where the goal cannot be met (the model must say INFEASIBLE, as the exact search does)
 or where only another goal can (it must not).
 
-Found missing by session 55's mutation sample: dropping the "at most" clause of the Tomb's goal
-(Е: at most 6 lost knowledge), the parts of an And (О) or of an Or (П), or the campaign's
-"one of them", and forcing an "at most" clause or an Or's parts outside its goal's literal, all
-passed every test before.
+Found missing by session 55's mutation sample: dropping the "at most" clause of the Coffer of
+Knossos (Е: at most 6 lost knowledge), the parts of an And (О) or of an Or (П), the campaign's
+"one of them", the cap of the final artifacts or of the final rotated monuments, and forcing an
+"at most" clause or an Or's parts outside its goal's literal, all passed every test before.
 """
 
 from __future__ import annotations
@@ -55,12 +55,14 @@ def _infeasible(st: GameState) -> bool:
     ("Е", 9, False), ("Е", 6, True),  # at most 6 lost knowledge
     ("О", 9, False), ("О", 4, False),  # at most 4 lost and 3 in the Timeline: the Timeline's 0
     ("П", 0, False),  # 5 rotated in the Past or 3 artifacts: neither
+    ("Д", 0, False),  # 2 artifacts
 ])
 def test_a_goal_out_of_reach_is_infeasible(letter: str, lost: int, met: bool) -> None:
     """In the last turn with nothing to create, lost knowledge and the Timeline stay as they
     are (no decline after turn 16's Timeline phase, D8; lost knowledge only comes down by
     effects, none in reach) and no artifact or rotated monument can come: the goal is met or
-    missed now, and the relaxation says so as the exact search does."""
+    missed now, and the relaxation says so as the exact search does (the final counters of
+    `counters.final_counters` hold no more than the position can reach)."""
     st = _with_goals(_last_turn(lost), letter)
     complete, best = exact(st)
     assert complete and (best is not None) == met
@@ -90,3 +92,24 @@ def test_campaign_one_goal_met_is_enough() -> None:
 def test_campaign_no_goal_met_is_infeasible() -> None:
     """With only Е and П, both out of reach, no goal can stay after the revision."""
     assert _infeasible(_campaign("ЕП"))
+
+
+def test_rotated_monuments_need_an_excavate() -> None:
+    """The Chest of Great Zimbabwe (П: 5 rotated monuments in the Past, or 3 artifacts) with 5
+    straight monuments in the Past, the last turn's two actions and two cities to create (C6, C8):
+    without the goal both Creates score (4 VP); with it one action must Excavate (D7: it
+    rotates the five; a monument is rotated only by an Excavate, RULES.md section 5), so one
+    Create (3 VP). The model's final rotated count must come from its Excavates (counting the
+    Past's straight monuments as rotated said 4)."""
+    def last_turn(goal: str) -> GameState:
+        st = position(hand=["C6", "C8"], past=["C11", "C12", "C13", "C14", "C15"],
+                      deck_top=[f"M{k}" for k in range(1, 11)], tiles=[None] * 9,
+                      time_space=1, time_visits=2, turn=16)
+        return _with_goals(st, goal) if goal else st
+
+    assert exact(last_turn("")) == (True, 4.0)
+    st = last_turn("П")
+    assert exact(st, 50_000) == (True, 3.0)
+    phase = phase_of(st)
+    assert phase is not None
+    assert relax(st, phase, CFG).bound == 3
