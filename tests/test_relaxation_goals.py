@@ -113,3 +113,20 @@ def test_rotated_monuments_need_an_excavate() -> None:
     phase = phase_of(st)
     assert phase is not None
     assert relax(st, phase, CFG).bound == 3
+
+
+@pytest.mark.parametrize(("past", "met"), [(4, False), (5, True)])
+def test_rotations_after_a_straighten_are_at_most_the_past(past: int, met: bool) -> None:
+    """After turn 15's decline (the Timeline empty: no monument comes to the Past any more,
+    D8), a Past of `past` rotated monuments, Luddite (A15: discard it to straighten up to 4,
+    turn 16's Timeline phase) and П to meet (5 rotated monuments). Luddite then an Excavate
+    rotate four monuments again, eight rotations in all, but a Past of four holds at most four
+    rotated monuments: infeasible (with five, П is met as it stands)."""
+    codes = ["C11", "C12", "C13", "C14", "C15"][:past]
+    st = position(past=codes, rotated=past, artifacts=["A15"],
+                  deck_top=["C1", "C2", "C3", "C4", "C5", "M1", "M2", "M3"], tiles=[None] * 9,
+                  time_space=2, time_visits=2, turn=15, phase="decline")
+    st = _with_goals(st, "П")
+    complete, best = exact(st, 100_000)
+    assert complete and (best is not None) == met
+    assert _infeasible(st) == (not met)
