@@ -19,6 +19,8 @@ from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
 from solver.bounds.cpsat.schedule import phase_of
 from solver.engine.newgame import new_game
 from solver.engine.state import GameState
+from tests.builder import position
+from tests.test_relaxation import exact
 
 # The 60 s line of t2-h1-s0 (`benchmarks.solve_table`, session 3): 57 VP, both goals met.
 T2H1 = [0, 1126, 2053, 1135, 0, 1028, 2053, 1077, 1139, 8193, 4100, 4100, 4100, 3072, 8196,
@@ -75,3 +77,22 @@ def test_vanishing_card_in_the_timeline_is_no_creation(name: str) -> None:
             r = Relaxation(pos, phase, cfg).solve()
             assert not r.infeasible, f"turn {turn}: INFEASIBLE, the line scores {vp}"
             assert r.bound is not None and r.bound >= vp, (turn, r.bound, vp)
+
+
+@pytest.mark.parametrize(("second", "best"), [(True, -3), (False, -2)])
+def test_a_timeline_effect_fires_only_once_its_card_is_in_play(second: bool, best: int) -> None:
+    """Turn 15's actions, 5 lost knowledge, an empty hand and Past (nothing to excavate), and
+    Ħaġar Qim (M31: Timeline phase, remove 1 lost knowledge) in the deck. On top, a
+    Search and a Create put it in play in turn 15 and it fires in turn 16's Timeline phase
+    (-2 VP at the end); second from the top, two Searches bring it and turn 16 creates it
+    after that phase (RULES.md section 4B: the Timeline phase comes first), so it never fires
+    (-3). With creation times the model must say so (session 55's differential search:
+    letting a Timeline effect fire in a phase before its card's creation turn said -2)."""
+    top = ["C3", "M31"] if second else ["M31", "C3"]
+    st = position(lost=5, deck_top=[*top, "C4", "C5", "M1", "M2"], tiles=[None] * 9,
+                  time_space=2, time_visits=2, turn=15)
+    assert exact(st) == (True, float(best))
+    phase = phase_of(st)
+    assert phase is not None
+    timed = RelaxConfig(max_deterministic_time=1.0, timed=True)
+    assert Relaxation(st, phase, timed).solve().bound == best
