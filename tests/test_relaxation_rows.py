@@ -1,0 +1,68 @@
+"""Rows of the relaxation that bind at the model's optimum, on small positions.
+
+Each position was found by session 55's differential search (built positions with one or two
+turns left, the model solved to optimality with and without one row; the first position where
+the row lowered the optimum, shrunk by removing cards while it still did) and is checked against
+the exact search. Where the model is not exact at the position, the test asserts the exact
+optimum <= the bound <= the model's optimum with the row: a change that loosens the row fails,
+one that tightens the model elsewhere passes.
+"""
+
+from __future__ import annotations
+
+from solver.bounds.cpsat.relaxation import RelaxConfig, Relaxed, relax
+from solver.bounds.cpsat.schedule import phase_of
+from solver.engine.state import GameState
+from tests.builder import position
+from tests.test_relaxation import exact
+
+DEFAULT = RelaxConfig(max_deterministic_time=1.0)
+TIMED = RelaxConfig(max_deterministic_time=1.0, timed=True)
+
+
+def _relax(st: GameState, config: RelaxConfig) -> Relaxed:
+    phase = phase_of(st)
+    assert phase is not None
+    r = relax(st, phase, config)
+    assert r.optimal and r.bound is not None
+    return r
+
+
+def test_poulnabrone_needs_eleven_in_the_past_for_a_granted_create_too() -> None:
+    """The last turn, an empty Past, and in hand Dolmen of Menga (M18: on creation, create one
+    more monument), Poulnabrone Dolmen (M36: with 11 or more cards in the Past, one more Create
+    per monument created), Llaqtapata (C25), Osirion (C1) and Olmec Heads (A23: a card per
+    megalith created). The best line scores 3, and so does the model (`timing.
+    poulnabrone_turns`: Poulnabrone's extra Creates from granted Creates only once 11 are in
+    the Past; without that clause it said 4)."""
+    st = position(hand=["M18", "M36", "C25", "C1", "A23"], tiles=[None] * 9, time_space=1,
+                  time_visits=2, turn=16)
+    assert exact(st) == (True, 3.0)
+    assert _relax(st, DEFAULT).bound == 3
+
+
+def test_a_vanishing_city_reaches_the_past_only_without_knowledge() -> None:
+    """Turn 15, an empty board, and in hand Karnak Temple (C27: 8 knowledge; at its decline
+    it is discarded if it still holds any, RULES.md section 5), Inwa (C33, 6 knowledge) and
+    Ollantaytambo (C6: Timeline phase, each adjacent city loses 1). The best line scores 3;
+    the model 8, because a vanishing card reaches the Past only with all its knowledge
+    removed (`knowledge.lose_knowledge`'s `need`; without it the model said 10)."""
+    st = position(hand=["C27", "C33", "C6"], tiles=[None] * 9, time_space=2, time_visits=2,
+                  turn=15)
+    assert exact(st) == (True, 3.0)
+    assert 3 <= _relax(st, DEFAULT).bound <= 8
+
+
+def test_granted_creates_are_used_in_time() -> None:
+    """Turn 15, Llaqtapata (C25) in hand, Mohenjo-daro (C8, 2 knowledge) in space 4 and five
+    monuments in the Past, one straight: the best line scores 7. The model says 14 untimed and
+    12 with creation times and the hand by turn (relaxation 12: the granted Creates used by
+    the end of a turn are at most those granted by then, `handtime.balance_hand`; without
+    that row it said 14)."""
+    st = position(hand=["C25"], timeline={4: ["C8"]}, tokens={"C8": 2},
+                  past=["C14", "P12", "C13", "P9", "P26"], rotated=4, tiles=[None] * 9,
+                  time_space=2, time_visits=2, turn=15)
+    assert exact(st) == (True, 7.0)
+    timed, untimed = _relax(st, TIMED), _relax(st, DEFAULT)
+    assert timed.bound is not None and untimed.bound is not None
+    assert 7 <= timed.bound <= 12 < untimed.bound
