@@ -65,3 +65,16 @@ def test_granted_creates_are_used_in_time() -> None:
                   time_space=2, time_visits=2, turn=15)
     assert exact(st) == (True, 7.0)
     assert 7 <= _bound(st, TIMED) <= 12 < _bound(st, DEFAULT)
+
+
+def test_every_created_monument_has_a_creation_turn() -> None:
+    """Turn 15, an empty board, and in hand Pyramids of Xi'an (P23: on creation it trades
+    places with another monument), Pyramid of the Niches (P7) and Luxor Temple (C7). The best
+    line scores 3; the model 7 untimed and 4 with creation times, because each monument it
+    creates is created in one turn (`creation.creation_times`: its turn Booleans sum to its
+    creation; without that, a created monument escaped every per-turn row and the model said
+    7)."""
+    st = position(hand=["P23", "P7", "C7"], tiles=[None] * 9, time_space=2, time_visits=2,
+                  turn=15)
+    assert exact(st, 50_000) == (True, 3.0)  # about 40,000 nodes
+    assert 3 <= _bound(st, TIMED) <= 4 < _bound(st, DEFAULT)
