@@ -78,3 +78,17 @@ def test_every_created_monument_has_a_creation_turn() -> None:
                   turn=15)
     assert exact(st, 50_000) == (True, 3.0)  # about 40,000 nodes
     assert 3 <= _bound(st, TIMED) <= 4 < _bound(st, DEFAULT)
+
+
+def test_a_card_from_the_deck_is_created_only_once_drawn() -> None:
+    """Turn 15, Babylon (C28) in hand, Merchants' Table (M33: 1 VP more per monument left in
+    the Timeline) in space 1 with 2 knowledge, and Luxor Temple (C7) then Easter Island (C24)
+    on the deck. The best line scores 3; the model 5 untimed and 4 with creation times,
+    because a card at depth p is created in a turn only once p + 1 cards have left the deck by
+    its end (`creation.arrive_in_time`, RULES.md section 5: cards are drawn from the top;
+    without it the model created Easter Island in turn 15 and said 5)."""
+    st = position(hand=["C28"], timeline={1: ["M33"]}, tokens={"M33": 2},
+                  deck_top=["C7", "C24"], tiles=[None] * 9, time_space=2, time_visits=2,
+                  turn=15)
+    assert exact(st) == (True, 3.0)
+    assert 3 <= _bound(st, TIMED) <= 4 < _bound(st, DEFAULT)
