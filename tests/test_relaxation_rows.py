@@ -92,3 +92,16 @@ def test_a_card_from_the_deck_is_created_only_once_drawn() -> None:
                   turn=15)
     assert exact(st) == (True, 3.0)
     assert 3 <= _bound(st, TIMED) <= 4 < _bound(st, DEFAULT)
+
+
+def test_an_artifact_deep_in_the_deck_needs_the_deck_dug_that_far() -> None:
+    """Turn 15, an empty hand and Past, Tulum (C35, 1 knowledge) in space 2, and
+    Mohenjo-daro, Aramu Muru, Machu Picchu then Piri Reis Map (A13) on the deck. The best line
+    scores 2; the model 5, because an artifact four cards deep is created only once four
+    cards have left the deck (`cardflow.dig_for_cards`; without that row the model created
+    it and Machu Picchu beside it and said 6)."""
+    st = position(timeline={2: ["C35"]}, tokens={"C35": 1},
+                  deck_top=["C8", "M9", "C26", "A13"], tiles=[None] * 9, time_space=2,
+                  time_visits=2, turn=15)
+    assert exact(st) == (True, 2.0)
+    assert 2 <= _bound(st, DEFAULT) <= 5
