@@ -33,9 +33,9 @@ def test_poulnabrone_needs_eleven_in_the_past_for_a_granted_create_too() -> None
     """The last turn, an empty Past, and in hand Dolmen of Menga (M18: on creation, create one
     more monument), Poulnabrone Dolmen (M36: with 11 or more cards in the Past, one more Create
     per monument created), Llaqtapata (C25), Osirion (C1) and Olmec Heads (A23: a card per
-    megalith created). The best line scores 3, and so does the model (`timing.
-    poulnabrone_turns`: Poulnabrone's extra Creates from granted Creates only once 11 are in
-    the Past; without that clause it said 4)."""
+    megalith created). The best line scores 3, and so does the model
+    (`timing.poulnabrone_turns`: Poulnabrone's extra Creates from granted Creates only once 11
+    are in the Past; without that clause it said 4)."""
     st = position(hand=["M18", "M36", "C25", "C1", "A23"], tiles=[None] * 9, time_space=1,
                   time_visits=2, turn=16)
     assert exact(st) == (True, 3.0)
