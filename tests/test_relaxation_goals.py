@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from puzzles.chests import load_chests
 from solver.bounds.cpsat.relaxation import RelaxConfig, relax
 from solver.bounds.cpsat.schedule import phase_of
-from solver.engine.actions import CHEST_LETTERS
-from solver.engine.setup import Setup
-from solver.engine.state import CHEST_BASE, EMPTY, GameState
+from solver.engine.state import GameState
 from tests.builder import position
+from tests.test_chests import with_chests
 from tests.test_relaxation import exact
 
 CFG = RelaxConfig(max_deterministic_time=1.0)
@@ -29,12 +27,7 @@ HARMLESS = ["C1", "C2", "C3", "C4", "C5", "C6"]
 
 def _with_goals(st: GameState, letters: str, campaign: bool = False) -> GameState:
     """`st` with these goal chests in the first free artifact spaces (RULES.md section 8)."""
-    st.setup = Setup(hand="1", seed=0, dice=(1,) * 16, goals=tuple(letters), campaign=campaign,
-                     chest_data=load_chests())
-    st.goal_chests = [CHEST_LETTERS.index(ch) for ch in letters]
-    for k in st.goal_chests:
-        st.artifacts[st.artifacts.index(EMPTY)] = CHEST_BASE + k
-    return st
+    return with_chests(st, goals=tuple(letters), campaign=campaign)
 
 
 def _last_turn(lost: int) -> GameState:
