@@ -146,6 +146,22 @@ def test_dominated_scenarios_are_dropped() -> None:
     assert {1: 0, 2: 1, 3: 2, 4: 5} in kept and len(kept) == 1
 
 
+def test_a_level_whose_tiles_are_empty_for_good_deals_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the middle of the game an empty tile is never refilled (RULES.md section 5: only a
+    tile left with exactly one card is), so with every tile empty no walk shows a card of
+    either level: the rule bounds such a position (it used to fail on an empty maximum) and
+    is no weaker than leaving it out."""
+    st = position(hand=["C5", "M2", "C6", "C7"], timeline={2: ["C8"]}, midgame=True,
+                  past=["M1", "M3", "M4", "M5", "M6", "M7", "M8"], turn=12, time_space=5,
+                  time_visits=2)
+    assert all(t == -1 for t in st.tiles)
+    with_rule = relaxed_bound(st, CFG)
+    assert with_rule.source == "cpsat"
+    monkeypatch.setattr(relaxation, "limit_deals", lambda ctx, techs, mons: None)
+    assert with_rule.bound <= relaxed_bound(st, CFG).bound
+
+
 def test_t3_h2_turn_15_start_is_bounded_by_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """t3-h2's kept line (78 VP): at its turn-15 start the model's optimum was 79, learning
     Pythagoras (T31), Alchemy (T37) and Maya Script (T43) from the Level II discard pile, which

@@ -316,7 +316,10 @@ def limit_deals(ctx: Context, techs: Technologies, monuments: Monuments) -> None
         chosen = [m.new_bool_var(f"deal{level}_{i}") for i in range(len(scenarios))]
         m.add(sum(chosen) <= 1)
         no_reshuffle: LinExpr = 1 - sum(chosen)
-        big = 2 + max([*none.values(), *(d for sc in scenarios for d in sc.values())])
+        # No walk shows any card of the level (its tiles empty for good): each is forced
+        # out below, and the big-M is never read.
+        big = 2 + max([*none.values(), *(d for sc in scenarios for d in sc.values())],
+                      default=0)
         for t in mine:
             if none.get(t) == 0:
                 continue  # on a tile now (it shows at depth 0 in every scenario)
