@@ -30,6 +30,9 @@ from tests.test_relaxation import endgame, exact
 
 CFG = RelaxConfig(max_deterministic_time=0.2, timed=True)  # creation times on: tested too
 TRIALS = (None, None, None, 1, 2, 3, 4, 5, 6)
+PREMADE = ("1", "2", "3", "4")
+OTHER_TRIALS = (None, None, 7, 8, 9, 10)
+OTHER_HANDS = ("1", "2", "3", "4", "draw")
 
 
 @functools.cache
@@ -37,14 +40,20 @@ def _cards() -> tuple[CardBook, object]:
     return load_cards(["base"])
 
 
-def random_position(seed: int, earliest: int = 9) -> GameState | None:
+def random_position(seed: int, earliest: int = 9, other: bool = False) -> GameState | None:
     """A position at a phase boundary of turn `earliest` or later, reached by random play from
-    a random deal (trial or none, premade hand, deck seed); None if the game ended first."""
+    a random deal (trial or none, premade hand, deck seed); None if the game ended first.
+    `other`: the deals the suite does not hold: trials 7-10 (stand-ins) or none, a premade
+    hand or draw-10-keep-6, and without a trial the time card in space 3 one time in three
+    (a 15-turn game, section 10's lower ranks)."""
     book, card_sets = _cards()
     rng = Stream(seed, "relaxation-random-play", 0)
-    trial = TRIALS[rng.below(len(TRIALS))]
-    setup = build_setup(book, card_sets, hand=str(1 + rng.below(4)),  # type: ignore[arg-type]
-                        seed=rng.below(10_000), trial=trial)
+    trials, hands = (OTHER_TRIALS, OTHER_HANDS) if other else (TRIALS, PREMADE)
+    trial = trials[rng.below(len(trials))]
+    hand = hands[rng.below(len(hands))]
+    time_space = 3 if other and trial is None and rng.below(3) == 0 else 4
+    setup = build_setup(book, card_sets, hand=hand,  # type: ignore[arg-type]
+                        seed=rng.below(10_000), trial=trial, time_space=time_space)
     st = new_game(setup, book)
     stop = earliest + rng.below(17 - earliest)
     while not st.is_terminal():
@@ -67,8 +76,8 @@ def best_continuation(st: GameState, seed: int, playouts: int) -> float | None:
     return best
 
 
-def check_random(seed: int, earliest: int = 9, playouts: int = 12) -> None:
-    st = random_position(seed, earliest)
+def check_random(seed: int, earliest: int = 9, playouts: int = 12, other: bool = False) -> None:
+    st = random_position(seed, earliest, other)
     if st is None:
         return
     phase = phase_of(st)
@@ -91,6 +100,20 @@ def test_bound_above_random_continuations(seed: int) -> None:
     """Hypothesis: random positions from random play (turn 9 on), the bound against the best
     goal-meeting random continuation."""
     check_random(seed)
+
+
+# Seeds whose position has a goal-meeting random continuation (a witness): trials 7, 10, 8,
+# 7 with draw-10-keep-6; no trial with draw-10-keep-6, with a 15-turn game, both, and turn 16.
+OTHER_SEEDS = (338, 604, 1448, 2194, 235, 200, 260, 377)
+
+
+@pytest.mark.parametrize("seed", OTHER_SEEDS)
+def test_bound_above_random_continuations_other_deals(seed: int) -> None:
+    """The same on the deals the suite does not hold: trials 7-10 (stand-ins), draw-10-keep-6,
+    a 15-turn game (the time card in space 3)."""
+    st = random_position(seed, other=True)
+    assert st is not None and best_continuation(st, seed, 12) is not None, "no witness"
+    check_random(seed, other=True)
 
 
 @pytest.mark.slow
