@@ -5,7 +5,8 @@ lines) is replayed; at the start of each turn (``--every-decision``: before each
 position is solved within the budget (``--time-limit`` / ``--node-limit`` per position, the
 options of ``solve``; ``--node-limit`` gives the same analysis on every machine, whatever
 ``--workers``), with the player's own continuation as the first incumbent. Printed: a table of
-the best VP reachable (proven, or with its bound), the VP the player's line kept, the VP the
+the best VP reachable (proven, or with its bound: the least of the position's own and every
+earlier position's, which hold down the game), the VP the player's line kept, the VP the
 turn's decisions lost (between lines found: marked ``~`` unless both ends are proven optimal;
 ``?``, ``lost`` null in JSON, where the next position was not analysed: Ctrl-C),
 whether the goals were still reachable, and the best alternative in words; then the VP left on

@@ -6,6 +6,7 @@ words (issue 16)."""
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -24,6 +25,7 @@ from solver.analysis.review import (
     ReviewError,
     TurnReview,
     _chain,
+    _inherit,
     review_game,
 )
 from solver.analysis.session import AnswerError, Session
@@ -155,6 +157,28 @@ def test_forward_pass_clears_a_player_who_followed_the_best_line() -> None:
     assert best[0].vp - best[1].vp == 0
 
 
+def test_a_bound_holds_at_every_later_position_of_the_game() -> None:
+    """Point 4: ``P_{i+1}`` is a continuation of ``P_i``, so each bound is the least of those
+    before it; a best line that reaches it is proven optimal (not where the position was not
+    analysed)."""
+    statuses = [Status.FEASIBLE, Status.FEASIBLE, Status.UNKNOWN, Status.FEASIBLE]
+    best = [_r(40, True), _r(50, True), _r(50, True), _r(38, True)]
+    bounds = _inherit([50.0, 60.0, math.inf, 45.0], statuses, best, [True, True, False, True])
+    assert bounds == [50.0, 50.0, 50.0, 45.0]
+    assert statuses == [Status.FEASIBLE, Status.OPTIMAL, Status.UNKNOWN, Status.FEASIBLE]
+
+
+def test_no_goal_meeting_line_after_a_position_proven_to_have_none() -> None:
+    """A position proven to have no goal-meeting line (bound -inf): none after it has one, so
+    a later position where none was found is proven so too (a line found that meets them is
+    left as found)."""
+    statuses = [Status.INFEASIBLE, Status.UNKNOWN, Status.FEASIBLE]
+    best = [_r(9, False), _r(8, False), _r(7, True)]
+    bounds = _inherit([-math.inf, 30.0, 20.0], statuses, best, [True, True, True])
+    assert bounds == [-math.inf] * 3
+    assert statuses == [Status.INFEASIBLE, Status.INFEASIBLE, Status.FEASIBLE]
+
+
 def test_a_goal_meeting_line_ranks_above_more_vp_missing_a_goal() -> None:
     best = [_r(4, True, 2, 2), _r(30, False, 3), _r(1, False)]
     _chain(best, [(1,), (3,)])
@@ -176,9 +200,14 @@ def test_review_of_a_random_game_keeps_its_promises() -> None:
     final = (record.state.feasible(), record.state.score().total)
     ranks = [r.best.rank for r in review.rows] + [final]
     assert ranks == sorted(ranks, reverse=True)  # B_0 >= B_1 >= ... >= the game
+    bounds = [r.bound for r in review.rows]
+    assert bounds == sorted(bounds, reverse=True)  # a bound holds down the game
     for i, r in enumerate(review.rows):
         assert r.lost is not None and r.lost >= 0
         assert r.played.rank == final
+        assert r.best.vp <= r.bound or not r.best.goals_met
+        if r.best.goals_met and r.best.vp == r.bound:
+            assert r.status == Status.OPTIMAL
         assert r.best.rank >= r.played.rank
         assert r.goals_reachable is (True if r.best.goals_met else
                                      (False if r.status == Status.INFEASIBLE else None))

@@ -13,7 +13,13 @@ decisions from ``P_i`` to ``P_{i+1}`` and ``B_i`` the best line found from ``P_i
 2. forward: when ``B_i`` begins with ``S_i``, its rest is a line from ``P_{i+1}``, which
    ``B_{i+1}`` then never ranks below (the player who followed the best line lost nothing);
 3. backward: ``S_i`` followed by ``B_{i+1}`` is a line from ``P_i``, which ``B_i`` then never
-   ranks below (a budgeted search may miss at ``P_i`` what it found at ``P_{i+1}``).
+   ranks below (a budgeted search may miss at ``P_i`` what it found at ``P_{i+1}``);
+4. down the game: ``P_{i+1}`` is reached from ``P_i`` by ``S_i``, so ``S_i`` followed by any
+   goal-meeting line from ``P_{i+1}`` is one from ``P_i``: an upper bound proven at ``P_i`` holds at
+   ``P_{i+1}`` and every later position (``V(P_0) >= V(P_1) >= ...``, ``V`` the best
+   goal-meeting VP). Each position's bound is the least of its own and those before it; where
+   the best line found there reaches it, that line is proven optimal, and after a position
+   proven to have no goal-meeting line (bound ``-inf``) none has one (`_inherit`).
 
 So ``B_0 >= B_1 >= ... >= B_n`` = the game as played, and the VP lost by the decisions ``S_i``,
 ``vp(B_i) - vp(B_{i+1})``, is never negative. One exception is counted as 0 VP and told apart:
@@ -109,7 +115,9 @@ class TurnReview:
     decision: int
     best: Ranked
     status: Status  # of the best line (`solver.search.status`); UNKNOWN where not analysed
-    bound: float  # on goal-meeting lines from the position (-inf: none exists)
+    #: on goal-meeting lines from the position (-inf: none exists): the least of its own
+    #: solve's bound and those of the positions before it (the module's point 4)
+    bound: float
     played: Ranked
     #: best less the next position's best; None where that position was not analysed (Ctrl-C):
     #: the difference would hold the losses of every turn after it.
@@ -259,6 +267,8 @@ def review_game(start: GameState, line: Sequence[Sequence[str]], config: ReviewC
         if improved[i] and best[i].goals_met and status != Status.OPTIMAL:
             status = Status.FEASIBLE
         statuses.append(status)
+    bounds = _inherit([f.bound if f is not None else math.inf for f in found], statuses,
+                      best, [f is not None for f in found])
     exact = [s == Status.OPTIMAL for s in statuses] + [True]  # the game's end is exact
     # a loss is measured between two analysed positions (or the last one and the game's end)
     measured = [f is not None and (i + 1 == len(found) or found[i + 1] is not None)
@@ -269,7 +279,7 @@ def review_game(start: GameState, line: Sequence[Sequence[str]], config: ReviewC
         costs = measured[i] and best[i].rank > best[i + 1].rank
         rows.append(TurnReview(
             turn=p.turn, decision=p.decision, best=best[i], status=status,
-            bound=f.bound if f is not None else float("inf"), played=played[i],
+            bound=bounds[i], played=played[i],
             lost=max(0, best[i].vp - best[i + 1].vp) if measured[i] else None,
             lost_proven=measured[i] and exact[i] and exact[i + 1],
             alternative=_alternative(start, p, best[i]) if costs else None,
@@ -327,6 +337,27 @@ def _chain(best: list[Ranked], steps: Sequence[tuple[int, ...]]) -> list[bool]:
             best[i] = Ranked(steps[i] + nxt.actions, nxt.vp, nxt.goals_met)
             improved[i] = True
     return improved
+
+
+def _inherit(own: Sequence[float], statuses: list[Status], best: Sequence[Ranked],
+             analysed: Sequence[bool]) -> list[float]:
+    """The module's point 4: each position's bound lowered to the least bound of the positions
+    before it (a later position of the game is one of their continuations, so no line from it
+    beats their best). An analysed position whose best line meets every goal and reaches that
+    bound is proven optimal; one after a position proven to have no goal-meeting line has none
+    either, unless a line found there meets them. `statuses` is updated in place."""
+    bounds: list[float] = []
+    least = math.inf
+    for i, b in enumerate(own):
+        least = min(least, b)
+        bounds.append(least)
+        if not analysed[i] or statuses[i] in (Status.OPTIMAL, Status.INFEASIBLE):
+            continue
+        if best[i].goals_met and -math.inf < least <= best[i].vp:
+            statuses[i] = Status.OPTIMAL
+        elif least == -math.inf and not best[i].goals_met:
+            statuses[i] = Status.INFEASIBLE
+    return bounds
 
 
 def _alternative(start: GameState, point: _Point, best: Ranked) -> str | None:
