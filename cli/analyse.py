@@ -13,7 +13,8 @@ whether the goals were still reachable, and the best alternative in words; then 
 the table ("at least" unless the first position is proven), the three costliest turns and the
 turn the trial became unwinnable. ``--json``: a list of one object per turn with ``turn``,
 ``best_vp``, ``best_goals_met``, ``best_status``, ``bound``, ``played_vp``,
-``played_goals_met``, ``lost``, ``lost_proven``, ``alternative``, ``goals_reachable`` (with
+``played_goals_met``, ``lost``, ``lost_proven``, ``lost_at_least`` (proven: the best line
+less the next position's bound), ``alternative``, ``goals_reachable`` (with
 ``--every-decision`` also ``decision``, the index of the decision within the turn).
 ``--plot FILE.png``: best reachable and played VP over the turns (matplotlib, an optional
 extra: ``pip install 'heritage[plot]'``).
@@ -158,11 +159,17 @@ def _reachable_text(value: bool | None) -> str:
 
 
 def _lost_text(r: TurnReview) -> str:
-    """A loss between lines found (``~``: an estimate, neither bound of the true loss) or
-    proven (both ends optimal)."""
+    """A loss between lines found: proven (both ends optimal), ``>=N`` (proven at least N:
+    the next position's bound), ``~N`` (an estimate, neither bound of the true loss), with
+    ``(>=M)`` where a smaller loss is proven."""
     if r.lost is None:
         return "?"  # the next position was not analysed (Ctrl-C)
-    return str(r.lost) if r.lost_proven else f"~{r.lost}"
+    if r.lost_proven:
+        return str(r.lost)
+    least = r.lost_at_least or 0
+    if least == r.lost:
+        return f">={r.lost}" if least else "~0"
+    return f"~{r.lost} (>={least})" if least else f"~{r.lost}"
 
 
 def print_review(out: Output, review: Review) -> None:
@@ -182,7 +189,7 @@ def print_review(out: Output, review: Review) -> None:
         rows.append(row)
     out.table("Where the VP went (best: the best line found from the turn's start; played: "
               "your line; lost: best less the next row's best, ~ where either is not proven "
-              "optimal, ? where the next was not analysed)", columns, rows,
+              "optimal, >= a proven least, ? where the next was not analysed)", columns, rows,
               right=("best", "played", "lost"))
     out.line()
     for line in summary_lines(review):

@@ -20,7 +20,8 @@ from cli.app import app
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
 KEYS = {"turn", "best_vp", "best_goals_met", "best_status", "bound", "played_vp",
-        "played_goals_met", "lost", "lost_proven", "alternative", "goals_reachable"}
+        "played_goals_met", "lost", "lost_proven", "lost_at_least", "alternative",
+        "goals_reachable"}
 DEAL = ("--trial", "1", "--seed", "3")
 
 
@@ -116,6 +117,17 @@ def test_every_decision_adds_the_decision_index(tmp_path: Path) -> None:
     assert all(r["goals_reachable"] is True for r in rows)  # no trial: no goal to miss
 
 
+def _lost(r: dict[str, Any]) -> str:
+    """A loss as the table prints it: exact, ``>=N`` proven at least, ``~N`` an estimate
+    (with ``(>=M)`` where a smaller least is proven)."""
+    lost, least = r["lost"], r["lost_at_least"] or 0
+    if r["lost_proven"]:
+        return str(lost)
+    if least == lost:
+        return f">={lost}" if least else "~0"
+    return f"~{lost} (>={least})" if least else f"~{lost}"
+
+
 def test_the_table_and_summary(random_game: Path) -> None:
     path = random_game
     result = run("analyse", str(path), "--node-limit", "1500", "--workers", "2")
@@ -129,8 +141,7 @@ def test_the_table_and_summary(random_game: Path) -> None:
     assert f"VP left on the table: {least}{left} (the best line found from turn 1 scores" in text
     costly = sorted((r for r in rows if r["lost"]), key=lambda r: (-r["lost"], r["turn"]))[:3]
     assert "Costliest turns: " + ", ".join(
-        f"turn {r['turn']} ({'' if r['lost_proven'] else '~'}{r['lost']} VP)"
-        for r in costly) + "." in text
+        f"turn {r['turn']} ({_lost(r)} VP)" for r in costly) + "." in text
     # a loss is exact only between two proven positions (the last: the game's end)
     ends = [r["best_status"] == "OPTIMAL" for r in rows] + [True]
     assert [r["lost_proven"] for r in rows] == [a and b for a, b in pairwise(ends)]

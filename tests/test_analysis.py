@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 import solver.analysis.review as review_module
-from cli.analyse import summary_lines
+from cli.analyse import _lost_text, summary_lines
 from cli.app import app
 from puzzles.lines import replay
 from solver.analysis.position import option_phrase, question, view
@@ -26,6 +27,7 @@ from solver.analysis.review import (
     TurnReview,
     _chain,
     _inherit,
+    _least_loss,
     review_game,
 )
 from solver.analysis.session import AnswerError, Session
@@ -179,6 +181,16 @@ def test_no_goal_meeting_line_after_a_position_proven_to_have_none() -> None:
     assert statuses == [Status.INFEASIBLE, Status.INFEASIBLE, Status.FEASIBLE]
 
 
+def test_the_least_loss_is_the_best_line_less_the_next_bound() -> None:
+    """The best VP from ``P_i`` is at least its best line's, that from ``P_{i+1}`` at most its
+    bound (whole VP: 30.7 bounds 30): a loss of at least 2 here; never below 0; not told
+    where a goal is missed at either end."""
+    assert _least_loss(_r(32, True), _r(29, True), 30.7) == 2
+    assert _least_loss(_r(32, True), _r(29, True), 40.0) == 0
+    assert _least_loss(_r(32, False), _r(29, True), 29.0) is None
+    assert _least_loss(_r(32, True), _r(29, False), -math.inf) is None
+
+
 def test_a_goal_meeting_line_ranks_above_more_vp_missing_a_goal() -> None:
     best = [_r(4, True, 2, 2), _r(30, False, 3), _r(1, False)]
     _chain(best, [(1,), (3,)])
@@ -206,6 +218,9 @@ def test_review_of_a_random_game_keeps_its_promises() -> None:
         assert r.lost is not None and r.lost >= 0
         assert r.played.rank == final
         assert r.best.vp <= r.bound or not r.best.goals_met
+        assert r.lost_at_least is None or r.lost_at_least <= r.lost
+        if r.lost_proven and r.best.goals_met and final[0]:
+            assert r.lost_at_least == r.lost
         if r.best.goals_met and r.best.vp == r.bound:
             assert r.status == Status.OPTIMAL
         assert r.best.rank >= r.played.rank
@@ -263,6 +278,15 @@ def _row(turn: int, vp: int, goals: bool, reach: bool | None, lost: int = 0) -> 
     status = Status.INFEASIBLE if reach is False else Status.FEASIBLE
     return TurnReview(turn, 1, _r(vp, goals), status, 99.0, _r(1, False), lost, False, None, reach,
                       True, 0, 0.0)
+
+
+@pytest.mark.parametrize(("lost", "proven", "least", "text"), [
+    (3, True, 3, "3"), (3, False, 3, ">=3"), (5, False, 2, "~5 (>=2)"), (5, False, 0, "~5"),
+    (5, False, None, "~5"), (0, False, 0, "~0"), (None, False, None, "?")])
+def test_a_loss_is_printed_exact_at_least_or_estimated(
+        lost: int | None, proven: bool, least: int | None, text: str) -> None:
+    row = replace(_row(3, 10, True, True), lost=lost, lost_proven=proven, lost_at_least=least)
+    assert _lost_text(row) == text
 
 
 def test_the_turn_the_trial_became_unwinnable() -> None:

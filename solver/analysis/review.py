@@ -27,8 +27,10 @@ decisions that gave up the goals (``B_i`` meets them, no line from ``P_{i+1}`` f
 the best line missing a goal scores more; the summary names that turn (`Unwinnable`). The sum
 of the losses is the VP left on the table. A loss is a difference of lines *found*: it is
 exact (`TurnReview.lost_proven`) only where both ends are proven optimal (or the end is the game
-as played); elsewhere it is neither a lower nor an upper bound of the true loss. The VP left on
-the table is at least its figure (the best line from ``P_0`` is a line, the game's VP exact).
+as played); elsewhere it is neither a lower nor an upper bound of the true loss, but the best
+line found less the next position's bound is a lower bound (`TurnReview.lost_at_least`). The
+VP left on the table is at least its figure (the best line from ``P_0`` is a line, the game's
+VP exact).
 
 Goals reachable from a position: ``True`` with a witness (the best line meets every goal),
 ``False`` only where proven (the exact search completed, the constraint layer's relaxation with
@@ -128,6 +130,9 @@ class TurnReview:
     analysed: bool
     nodes: int
     seconds: float
+    #: what the decisions lost at least, proven: the best line found here less the next
+    #: position's bound (None: not measured, or a goal missed at either end)
+    lost_at_least: int | None = None
 
     def to_json(self, with_decision: bool = False) -> dict[str, Any]:
         """The JSON object of the turn (``decision`` only with every decision)."""
@@ -140,7 +145,7 @@ class TurnReview:
             "bound": self.bound if math.isfinite(self.bound) else None,
             "played_vp": self.played.vp,
             "played_goals_met": self.played.goals_met, "lost": self.lost,
-            "lost_proven": self.lost_proven,
+            "lost_proven": self.lost_proven, "lost_at_least": self.lost_at_least,
             "alternative": self.alternative, "goals_reachable": self.goals_reachable,
         })
         return data
@@ -270,6 +275,7 @@ def review_game(start: GameState, line: Sequence[Sequence[str]], config: ReviewC
     bounds = _inherit([f.bound if f is not None else math.inf for f in found], statuses,
                       best, [f is not None for f in found])
     exact = [s == Status.OPTIMAL for s in statuses] + [True]  # the game's end is exact
+    bound_at = [*bounds, float(final.vp) if final.goals_met else -math.inf]
     # a loss is measured between two analysed positions (or the last one and the game's end)
     measured = [f is not None and (i + 1 == len(found) or found[i + 1] is not None)
                 for i, f in enumerate(found)]
@@ -282,6 +288,8 @@ def review_game(start: GameState, line: Sequence[Sequence[str]], config: ReviewC
             bound=bounds[i], played=played[i],
             lost=max(0, best[i].vp - best[i + 1].vp) if measured[i] else None,
             lost_proven=measured[i] and exact[i] and exact[i + 1],
+            lost_at_least=(_least_loss(best[i], best[i + 1], bound_at[i + 1])
+                           if measured[i] else None),
             alternative=_alternative(start, p, best[i]) if costs else None,
             goals_reachable=reachable, analysed=f is not None,
             nodes=f.nodes if f is not None else 0, seconds=f.seconds if f is not None else 0.0))
@@ -358,6 +366,16 @@ def _inherit(own: Sequence[float], statuses: list[Status], best: Sequence[Ranked
         elif least == -math.inf and not best[i].goals_met:
             statuses[i] = Status.INFEASIBLE
     return bounds
+
+
+def _least_loss(here: Ranked, then: Ranked, bound: float) -> int | None:
+    """The least VP the decisions between two positions lost: the best goal-meeting VP from
+    the first is at least its best line's, that from the second at most its bound (an integer:
+    VP are whole), so the true loss is at least their difference, and never below 0 (the
+    first position can play the decisions). None where either best line misses a goal."""
+    if not (here.goals_met and then.goals_met and math.isfinite(bound)):
+        return None
+    return max(0, here.vp - math.floor(bound))
 
 
 def _alternative(start: GameState, point: _Point, best: Ranked) -> str | None:
