@@ -7,8 +7,9 @@ options of ``solve``; ``--node-limit`` gives the same analysis on every machine,
 ``--workers``), with the player's own continuation as the first incumbent. Printed: a table of
 the best VP reachable (proven, or with its bound: the least of the position's own and every
 earlier position's, which hold down the game), the VP the player's line kept, the VP the
-turn's decisions lost (between lines found: marked ``~`` unless both ends are proven optimal;
-``?``, ``lost`` null in JSON, where the next position was not analysed: Ctrl-C),
+turn's decisions lost (between lines found: marked ``~`` unless both ends are proven optimal,
+``>=N`` where N is proven the least; ``?``, ``lost`` null in JSON, where the next position was
+not analysed: Ctrl-C),
 whether the goals were still reachable, and the best alternative in words; then the VP left on
 the table ("at least" unless the first position is proven), the three costliest turns and the
 turn the trial became unwinnable. ``--json``: a list of one object per turn with ``turn``,
