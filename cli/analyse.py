@@ -9,10 +9,9 @@ the best VP reachable (proven, or with its bound: the least of the position's ow
 earlier position's, which hold down the game), the VP the player's line kept, the VP the
 turn's decisions lost (between lines found: marked ``~`` unless both ends are proven optimal,
 ``>=N`` where N is proven the least; ``?``, ``lost`` null in JSON, where the next position was
-not analysed: Ctrl-C),
-whether the goals were still reachable, and the best alternative in words; then the VP left on
-the table ("at least" unless the first position is proven), the three costliest turns and the
-turn the trial became unwinnable. ``--json``: a list of one object per turn with ``turn``,
+not analysed: Ctrl-C), whether the goals were still reachable, and the best alternative in
+words; then the VP left on the table ("at least" unless the first position is proven), the
+three costliest turns and the turn the trial became unwinnable. ``--json``: a list of one object per turn with ``turn``,
 ``best_vp``, ``best_goals_met``, ``best_status``, ``bound``, ``played_vp``,
 ``played_goals_met``, ``lost``, ``lost_proven``, ``lost_at_least`` (proven: the best line
 less the next position's bound), ``alternative``, ``goals_reachable`` (with
