@@ -11,10 +11,10 @@ turn's decisions lost (between lines found: marked ``~`` unless both ends are pr
 ``>=N`` where N is proven the least; ``?``, ``lost`` null in JSON, where the next position was
 not analysed: Ctrl-C), whether the goals were still reachable, and the best alternative in
 words; then the VP left on the table ("at least" unless the first position is proven), the
-three costliest turns and the turn the trial became unwinnable. ``--json``: a list of one object per turn with ``turn``,
-``best_vp``, ``best_goals_met``, ``best_status``, ``bound``, ``played_vp``,
-``played_goals_met``, ``lost``, ``lost_proven``, ``lost_at_least`` (proven: the best line
-less the next position's bound), ``alternative``, ``goals_reachable`` (with
+three costliest turns and the turn the trial became unwinnable. ``--json``: a list of one
+object per turn with ``turn``, ``best_vp``, ``best_goals_met``, ``best_status``, ``bound``,
+``played_vp``, ``played_goals_met``, ``lost``, ``lost_proven``, ``lost_at_least`` (proven: the
+best line less the next position's bound), ``alternative``, ``goals_reachable`` (with
 ``--every-decision`` also ``decision``, the index of the decision within the turn).
 ``--plot FILE.png``: best reachable and played VP over the turns (matplotlib, an optional
 extra: ``pip install 'heritage[plot]'``).
