@@ -25,7 +25,13 @@ from puzzles.chests import load_chests
 from puzzles.trials import with_trial
 from solver.bounds.cpsat.bound import BoundCache, CpsatBound, plan_order, relaxed_bound
 from solver.bounds.cpsat.relaxation import PlanStep, Relaxation, RelaxConfig, relax
-from solver.bounds.cpsat.resources import UnsupportedCardError, effect_gains, step_gains
+from solver.bounds.cpsat.resources import (
+    Gains,
+    UnsupportedCardError,
+    effect_gains,
+    step_gains,
+    steps_gains,
+)
 from solver.bounds.cpsat.schedule import END, TechGraph, build_schedule, phase_of
 from solver.bounds.simple import simple_upper_bound
 from solver.engine import actions as A
@@ -216,6 +222,25 @@ def test_a_draw_paid_with_cards_from_the_hand_counts_net_of_them() -> None:
     assert gains("A8") == (0, 1)
     assert gains("T17") == (3, 3)
     assert gains("A3") == (0, 0)
+
+
+def test_the_cards_an_effect_may_discard_from_the_hand() -> None:
+    """`Gains.shed`, the most cards one activation takes out of the hand (the model's hand
+    may lose no more than its payments and these, `cardflow.most_spent`): Tulum (C35: give up
+    1 card) 1, Planetary Stone (A3: discard 2) 2, Earthquake Engineering (T17: up to 3) 3;
+    Moai Statue (A7: 2 for 4) and A8 (1 for 1) none beyond the cards their draws net; the
+    stand-in chest П (draw 2, discard 1) 1; a draw alone none."""
+    b = load_book(["base"])
+
+    def shed(code: str) -> int:
+        card = b.lookup(code)
+        assert card is not None
+        return sum(effect_gains(e, 189).shed for e in card.effects)
+
+    assert [shed(c) for c in ("C35", "A3", "T17", "A7", "A8", "C17")] == [1, 2, 3, 0, 0, 0]
+    zimbabwe = [c for c in load_chests().chests if any(s.op == "discard_hand" for s in c.steps)]
+    assert [c.name for c in zimbabwe] == ["Chest of Great Zimbabwe"]
+    assert steps_gains(zimbabwe[0].steps, 189) == Gains(draw=2, depth=2, shed=1)
 
 
 # ------------------------------------------------------------------ soundness

@@ -105,3 +105,26 @@ def test_an_artifact_deep_in_the_deck_needs_the_deck_dug_that_far() -> None:
                   time_visits=2, turn=15)
     assert exact(st) == (True, 2.0)
     assert 2 <= _bound(st, DEFAULT) <= 5
+
+
+def test_a_full_hand_draws_nothing_whatever_the_deck_holds() -> None:
+    """The last turn, 10 artifacts in hand, the five artifact spaces full, two straight
+    monuments in the Past, and Menhir of Kerloas (M14, locked in space 3, no discard cost)
+    second on the deck under an artifact. An Excavate would draw 4 cards but the hand holds 10,
+    so it draws none (D4), nor does a Search: no Create is possible, the score stays 1. With 8
+    cards in hand, the Excavate draws M14 and a Create puts it in the Timeline: 2. The model
+    says 1 at 10 cards because the cards a line uses are at most what can leave its hand
+    (`cardflow.most_spent`: here M14 and its cost), so it draws at most one card into a full
+    hand (without that cap the model said 2)."""
+    board = ["A24", "A26", "A28", "A36", "A34"]
+    hand = ["A1", "A4", "A6", "A9", "A11", "A13", "A30", "A16", "A25", "A33"]
+    top = ["A35", "M14", "A5", "A7", "A8", "A10", "A14", "A17", "A18", "A19", "A20"]
+
+    def holding(n: int) -> GameState:
+        return position(hand=hand[:n], artifacts=board, past=["C14", "P12"],
+                        tiles=[None] * 9, time_space=1, time_visits=2, turn=16, deck_top=top)
+
+    full, roomy = holding(10), holding(8)
+    assert exact(full) == (True, 1.0) and exact(roomy) == (True, 2.0)
+    assert _bound(full, DEFAULT) == _bound(full, TIMED) == 1
+    assert _bound(roomy, DEFAULT) == 2

@@ -7,15 +7,18 @@
    `solver.bounds.cpsat.reshuffle`; `dig_for_cards`, `from_discard`). Per turn, the cards used
    by then (monuments due to decline by then with their discards, archived cards) never exceed
    the starting hand plus the cards drawn so far, and the cards banked from searches,
-   excavations and earlier declines never exceed 10 (D4; `hold_cards`). Other effects' gains count
-   from the start (earlier than the engine allows: an overestimate; `effect_draws`).
+   excavations and earlier declines never exceed 10 (D4; `hold_cards`); the cards used in all
+   never exceed what can leave the hand (creations with their costs, Archives, effects'
+   discards: `most_spent`), so a line cannot bank draws beyond 10 by "using" cards it never
+   spends. Other effects' gains count from the start (earlier than the engine allows: an
+   overestimate; `effect_draws`).
 """
 
 from __future__ import annotations
 
 from solver.bounds.cpsat.context import Context, LinExpr
 from solver.bounds.cpsat.resources import HAND_LIMIT
-from solver.bounds.cpsat.schedule import END
+from solver.bounds.cpsat.schedule import END, SPACES
 from solver.bounds.cpsat.variables import (
     Artifacts,
     Draws,
@@ -77,10 +80,10 @@ def running_totals(ctx: Context, turns: TurnActions, declines: SlotDeclines,
         due=ctx.running_totals(declines.new, "due_by", big),
         due_cards=ctx.running_totals(declines.new_cards, "due_cards_by", big),
         archived=ctx.running_totals(t.archived, "archived_by", big),
-        drawn=ctx.running_totals([t.searches[i] + t.excavated[i] for i in range(n)],
+        drawn=ctx.running_totals([t.searched[i] + t.excavated[i] for i in range(n)],
                                  "drawn_by", big),
         decline_drawn=ctx.running_totals(draws.in_decline, "decline_drawn_by", big),
-        dug=ctx.running_totals([t.searches[i] + t.excavated[i] + draws.dug_in_decline[i]
+        dug=ctx.running_totals([t.searched[i] + t.excavated[i] + draws.dug_in_decline[i]
                                 for i in range(n)], "dug_by", big),
         declined=ctx.running_totals(declines.declined, "declined_by", big),
         rotated=ctx.running_totals(t.rotated, "rotated_by", big),
@@ -144,11 +147,12 @@ def hold_cards(ctx: Context, totals: RunningTotals, draws: Draws, effects: Effec
 
 def pay_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                   techs: Technologies, totals: RunningTotals, draws: Draws,
-                  used: list[Var], distance: Var, archived_by_effects: Var) -> Var:
+                  used: list[Var], distance: Var, archived_by_effects: Var,
+                  effects_shed: LinExpr) -> Var:
     """Every creation costs its card and its discards (RULES.md section 5; distance costs
     apart), every archived card one; all of them come out of the cards used by the end. Ancient
-    Greek creates its artifact from the revealed cards, not from the hand. Returns the hand
-    at the end."""
+    Greek creates its artifact from the revealed cards, not from the hand. The cards used are
+    also at most what can leave the hand (`most_spent`). Returns the hand at the end."""
     m, cards = ctx.model, ctx.cards
     greek = greek_creations(ctx, techs)
     paid = (sum((1 + cards[c].discard_cost) * monuments.created[c] for c in monuments.new)
@@ -156,9 +160,35 @@ def pay_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
             + sum((1 + cards[a].discard_cost) * artifacts.created[a] for a in artifacts.new)
             + totals.archived[-1] + archived_by_effects - greek)
     m.add(used[-1] >= paid)
+    m.add(used[-1] <= most_spent(ctx, monuments, artifacts, totals, archived_by_effects,
+                                 effects_shed))
     hand_final = m.new_int_var(0, HAND_LIMIT, "hand_final")
     m.add(hand_final == through_hand(ctx, totals, draws, -1) - used[-1])
     return hand_final
+
+
+def most_spent(ctx: Context, monuments: Monuments, artifacts: Artifacts,
+               totals: RunningTotals, archived_by_effects: Var, effects_shed: LinExpr) -> LinExpr:
+    """The most cards that can leave the hand from now on (D4 with `hold_cards`). A card
+    leaves the hand only when it is created (the card, its printed discards and its distance
+    cost: at most the farthest space from its starting space, none for a locked monument,
+    RULES.md section 5), archived (by an Archive action or effect, D2), or discarded by an
+    effect (`resources.Gains.shed`; the draw-10-keep-6 and campaign discards before turn 1
+    are out of `Phase.hand` already). Counted without Ancient Greek's saving (its artifact
+    comes from the revealed cards: fewer cards leave, never more). So the cards a line uses,
+    and with them what its hand can bank (the hand holds at most 10, D4: a draw into a full
+    hand draws nothing), are at most this."""
+    cards = ctx.cards
+
+    def farthest(c: int) -> int:
+        start = cards[c].starting_space
+        return 0 if cards[c].locked else max(start - 1, SPACES - start)
+
+    return (sum((1 + cards[c].discard_cost + farthest(c)) * monuments.created[c]
+                for c in monuments.cards)
+            + sum((1 + cards[a].discard_cost) * artifacts.created[a] for a in artifacts.new)
+            + sum((1 + cards[a].discard_cost) * v for a, v in artifacts.created_again.items())
+            + totals.archived[-1] + archived_by_effects + effects_shed)
 
 
 def greek_creations(ctx: Context, techs: Technologies) -> LinExpr:

@@ -33,7 +33,7 @@
 
       The unconditional decline draws stay in their decline slot (`Draws.in_decline`).
     * **The hand balance, capped at 10 (D4).** The hand at the end of a turn is at most the
-      hand at its start plus the cards drawn in it (Searches: 1 each; Excavates: what they
+      hand at its start plus the cards drawn in it (Searches: at most 1 each; Excavates: what they
       draw; the turn's decline and effect draws) less the cards that leave the hand in it,
       and never more than 10: the hand holds at most 10 cards always (section 2, D4: a draw
       stops at 10, nothing is discarded down). The model's draws are the most a turn can draw
@@ -50,7 +50,7 @@
       most 10 cards, however many monuments it rotates (D4, D7).
 
     Every real line satisfies these with its own per-turn counts (the cards that leave its
-    hand in a turn, including the draws a full hand stopped, as `used`'s increase), so adding
+    hand in a turn as `used`'s increase, its Searches' real draws), so adding
     them keeps it a solution of the model.
 """
 
@@ -214,7 +214,7 @@ def balance_hand(ctx: Context, turns: TurnActions, times: CreationTimes,
         m.add(turns.excavated[i] <= HAND_LIMIT * turns.excavations[i])
         h = m.new_int_var(0, HAND_LIMIT, f"hand_end{i}")
         out = used[i] - (used[i - 1] if i else 0)
-        drawn = (turns.searches[i] + turns.excavated[i] + draws.in_decline[i] + eff[i])
+        drawn = (turns.searched[i] + turns.excavated[i] + draws.in_decline[i] + eff[i])
         m.add(h <= before + drawn - out)
         paid_in = paid_by(ctx, times, i) - (paid_by(ctx, times, i - 1) if i else 0)
         m.add(out >= paid_in + turns.archived[i] - greek_in[i])

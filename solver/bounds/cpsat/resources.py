@@ -6,10 +6,13 @@ into the hand, builder cards taken off the deck, knowledge removed, lost knowled
 extra Learns, Creates and Archives, monuments repositioned, Past monuments straightened). Each
 bound is the printed amount at its most generous (a "per" counter at its largest value, a
 "remove from each" at the most targets), so the sum over a line can only overestimate what the
-engine lets that line gain. Costs (discards, lost artifacts) are not counted: leaving a cost out
+engine lets that line gain. Costs (discards, lost artifacts) are not charged: leaving a cost out
 can only help; except that an effect paid with a fixed number of cards from the hand that then
-draws counts its draws net of them (`_pay_gains`). An op or special this module does not know
-raises `UnsupportedCardError`, and the caller falls back to the simple bound (never guess).
+draws counts its draws net of them (`_pay_gains`). The cards an effect may discard from the
+hand are also counted, as the most it may take out of the hand (`Gains.shed`): the model's
+hand may lose no more cards than its payments and these (`cardflow.most_spent`). An op or
+special this module does not know raises `UnsupportedCardError`, and the caller falls back to
+the simple bound (never guess).
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ class Gains:
     :param archive: free Archive actions.
     :param moves: monuments that change place (a move: 1, a swap: 2).
     :param straighten: rotated Past monuments straightened.
+    :param shed: cards the effect may discard from the hand, beyond those netted against its
+        draws (`_pay_gains`): what a line's hand can lose to it (`cardflow.pay_for_cards`).
     """
 
     draw: int = 0
@@ -63,19 +68,20 @@ class Gains:
     archive: int = 0
     moves: int = 0
     straighten: int = 0
+    shed: int = 0
 
     def __add__(self, o: Gains) -> Gains:
         return Gains(self.draw + o.draw, self.depth + o.depth, self.remove + o.remove,
                      self.lost + o.lost, self.learn + o.learn, self.learn_free + o.learn_free,
                      self.create_mon + o.create_mon, self.create_art + o.create_art,
                      self.archive + o.archive, self.moves + o.moves,
-                     self.straighten + o.straighten)
+                     self.straighten + o.straighten, self.shed + o.shed)
 
     def scaled(self, k: int) -> Gains:
         return Gains(self.draw * k, self.depth * k, self.remove * k, self.lost * k,
                      self.learn * k, self.learn_free * k, self.create_mon * k,
                      self.create_art * k, self.archive * k, self.moves * k,
-                     self.straighten * k)
+                     self.straighten * k, self.shed * k)
 
     @property
     def empty(self) -> bool:
@@ -151,7 +157,9 @@ def step_gains(step: Step, pool_size: int, paid: int = 1) -> Gains:
         return _pay_gains(step, pool_size)
     if op == "gain_held_tech":
         return Gains(learn=1)
-    if op in ("discard_hand", "bury_tech", "vanish_if_knowledge", "hold_tech"):
+    if op == "discard_hand":
+        return Gains(shed=step.amount)
+    if op in ("bury_tech", "vanish_if_knowledge", "hold_tech"):
         return NOTHING
     raise UnsupportedCardError(f"effect step {op!r} has no bound in the relaxation")
 
@@ -165,7 +173,8 @@ def _pay_gains(step: Step, pool_size: int) -> Gains:
     whether both are counted or neither (the model's hand is a balance of cards in and cards
     used, `cardflow.hold_cards`, `handtime.balance_hand`; where an empty deck cuts the draws
     short, a line takes only the cards drawn off both sides, and the model's draws are upper
-    bounds). A payment of up to N (T17) is not netted: it may be smaller."""
+    bounds). A payment of up to N (T17) is not netted: it may be smaller. The cards paid
+    beyond those netted are `Gains.shed` (all N for a payment of up to N)."""
     cost = step.cost
     if cost in ("discard_hand", "discard_hand_up_to"):
         paid = step.amount
@@ -178,8 +187,10 @@ def _pay_gains(step: Step, pool_size: int) -> Gains:
     out = NOTHING
     for t in step.then:
         out = out + step_gains(t, pool_size, paid)
-    if cost == "discard_hand":
-        out = replace(out, draw=max(0, out.draw - paid))
+    if cost == "discard_hand":  # the cards paid beyond the draws they net leave the hand
+        return replace(out, draw=max(0, out.draw - paid), shed=paid - min(paid, out.draw))
+    if cost == "discard_hand_up_to":
+        return replace(out, shed=paid)
     return out
 
 

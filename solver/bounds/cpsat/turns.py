@@ -4,9 +4,9 @@
    last turn included), the decline phases that move monuments and the one that ends the game
    are constants (`schedule.build_schedule`).
 5. **Actions** (the first half of relaxation 5; effects: `solver.bounds.cpsat.effects`). Two
-   actions a turn; Searches draw 1; Excavates rotate straight Past monuments (2 cards each, 3
-   with Phaistos Disc), at most those there now, declined in earlier turns, or straightened
-   (that limit: `cardflow.hold_cards`).
+   actions a turn; Searches draw 1 (none at 10 cards in hand, D4); Excavates rotate straight
+   Past monuments (2 cards each, 3 with Phaistos Disc), at most those there now, declined in
+   earlier turns, or straightened (that limit: `cardflow.hold_cards`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ from solver.bounds.cpsat.variables import TurnActions
 
 def take_actions(ctx: Context) -> TurnActions:
     """Per slot, its Searches, Excavates, Archives, Learns and Creates (RULES.md section 5):
-    at most its actions in all; each Excavate rotates at least one straight Past monument
+    at most its actions in all; each Search draws at most 1 card (`searched`: none at 10
+    cards, D4); each Excavate rotates at least one straight Past monument
     and draws 2 cards per rotated monument (3 with Phaistos Disc, D7); each Archive puts 1 to
     10 cards under the board (D4)."""
     m, slots = ctx.model, ctx.slots
     searches = [m.new_int_var(0, sl.actions, f"search{i}") for i, sl in enumerate(slots)]
+    searched = [m.new_int_var(0, sl.actions, f"searched{i}") for i, sl in enumerate(slots)]
     excavations = [m.new_int_var(0, sl.actions, f"excavate{i}") for i, sl in enumerate(slots)]
     archives = [m.new_int_var(0, sl.actions, f"archive{i}") for i, sl in enumerate(slots)]
     learns = [m.new_int_var(0, sl.actions, f"learn{i}") for i, sl in enumerate(slots)]
@@ -36,11 +38,12 @@ def take_actions(ctx: Context) -> TurnActions:
     for i, sl in enumerate(slots):
         m.add(searches[i] + excavations[i] + archives[i] + learns[i] + creates[i]
               <= sl.actions)
+        m.add(searched[i] <= searches[i])
         m.add(rotated[i] >= excavations[i])
         m.add(rotated[i] <= max_rot * excavations[i])
         m.add(excavated[i] <= rate * rotated[i])
         m.add(archived[i] >= archives[i])
         m.add(archived[i] <= HAND_LIMIT * archives[i])
-    return TurnActions(searches=searches, excavations=excavations, archives=archives,
-                       learns=learns, creates=creates, rotated=rotated, excavated=excavated,
-                       archived=archived)
+    return TurnActions(searches=searches, searched=searched, excavations=excavations,
+                       archives=archives, learns=learns, creates=creates, rotated=rotated,
+                       excavated=excavated, archived=archived)

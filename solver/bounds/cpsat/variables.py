@@ -45,6 +45,7 @@ class TurnActions:
     (`turns.take_actions`)."""
 
     searches: list[Var]
+    searched: list[Var]  # cards the Searches draw (a Search at 10 cards draws none, D4)
     excavations: list[Var]
     archives: list[Var]
     learns: list[Var]
