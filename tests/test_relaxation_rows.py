@@ -2,10 +2,10 @@
 
 Each position was found by session 55's differential search (built positions with one or two
 turns left, the model solved to optimality with and without one row; the first position where
-the row lowered the optimum, shrunk by removing cards while it still did) and is checked against
-the exact search. Where the model is not exact at the position, the test asserts the exact
-optimum <= the bound <= the model's optimum with the row: a change that loosens the row fails,
-one that tightens the model elsewhere passes.
+the row lowered the optimum, shrunk by removing cards while it still did), or built by hand for
+a row added later, and is checked against the exact search. Where the model is not exact at
+the position, the test asserts the exact optimum <= the bound <= the model's optimum with the
+row: a change that loosens the row fails, one that tightens the model elsewhere passes.
 """
 
 from __future__ import annotations
