@@ -158,18 +158,23 @@ def _reachable_text(value: bool | None) -> str:
     return {True: "yes", False: "no (proven)", None: "?"}[value]
 
 
+def loss_words(lost: int | None, proven: bool, at_least: int | None) -> str:
+    """A loss between lines found (a turn's ``lost``, ``lost_proven``, ``lost_at_least``):
+    proven (both ends optimal), ``>=N`` (proven at least N: the next position's bound), ``~N``
+    (an estimate, neither bound of the true loss), with ``(>=M)`` where a smaller loss is
+    proven; ``?`` where the next position was not analysed (Ctrl-C)."""
+    if lost is None:
+        return "?"
+    if proven:
+        return str(lost)
+    least = at_least or 0
+    if least == lost:
+        return f">={lost}" if least else "~0"
+    return f"~{lost} (>={least})" if least else f"~{lost}"
+
+
 def _lost_text(r: TurnReview) -> str:
-    """A loss between lines found: proven (both ends optimal), ``>=N`` (proven at least N:
-    the next position's bound), ``~N`` (an estimate, neither bound of the true loss), with
-    ``(>=M)`` where a smaller loss is proven."""
-    if r.lost is None:
-        return "?"  # the next position was not analysed (Ctrl-C)
-    if r.lost_proven:
-        return str(r.lost)
-    least = r.lost_at_least or 0
-    if least == r.lost:
-        return f">={r.lost}" if least else "~0"
-    return f"~{r.lost} (>={least})" if least else f"~{r.lost}"
+    return loss_words(r.lost, r.lost_proven, r.lost_at_least)
 
 
 def print_review(out: Output, review: Review) -> None:

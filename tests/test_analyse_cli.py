@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from cli.analyse import loss_words
 from cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,14 +119,8 @@ def test_every_decision_adds_the_decision_index(tmp_path: Path) -> None:
 
 
 def _lost(r: dict[str, Any]) -> str:
-    """A loss as the table prints it: exact, ``>=N`` proven at least, ``~N`` an estimate
-    (with ``(>=M)`` where a smaller least is proven)."""
-    lost, least = r["lost"], r["lost_at_least"] or 0
-    if r["lost_proven"]:
-        return str(lost)
-    if least == lost:
-        return f">={lost}" if least else "~0"
-    return f"~{lost} (>={least})" if least else f"~{lost}"
+    """A JSON row's loss in the table's words (each form: `tests.test_analysis`)."""
+    return loss_words(r["lost"], r["lost_proven"], r["lost_at_least"])
 
 
 def test_the_table_and_summary(random_game: Path) -> None:

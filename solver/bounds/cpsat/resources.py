@@ -54,7 +54,7 @@ class Gains:
     :param moves: monuments that change place (a move: 1, a swap: 2).
     :param straighten: rotated Past monuments straightened.
     :param shed: cards the effect may discard from the hand, beyond those netted against its
-        draws (`_pay_gains`): what a line's hand can lose to it (`cardflow.pay_for_cards`).
+        draws (`_pay_gains`): what a line's hand can lose to it (`cardflow.most_spent`).
     """
 
     draw: int = 0
