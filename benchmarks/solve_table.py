@@ -34,26 +34,33 @@ from solver.solve import SolveConfig, solve  # noqa: E402
 
 TRIALS = (1, 2, 3, 4, 5, 6)
 HANDS = ("1", "2", "3", "4")
-DEAL_ID = re.compile(r"t(\d+)-h([1-4])(?:-s(\d+))?")
+DEAL_ID = re.compile(r"t(\d+)-h([1-4]|draw)(?:-s(\d+))?")
 
 
 def select_deals(deals: str | None, trials: str, hands: str, seed: int) -> list[Instance]:
     """The deals to run: those named in `deals` (comma separated, ``t1-h1`` or ``t1-h1-s0``;
-    ``t1-h1`` takes `seed`), else trials x hands at `seed`, in that order.
+    ``t1-h1`` takes `seed`; ``t1-hdraw`` the draw-10-keep-6 hand), else trials x hands at
+    `seed`, in that order.
 
-    :raises ValueError: a deal id that does not name a trial and a premade hand."""
+    :raises ValueError: a deal id, trial or hand that does not name a trial and a starting
+        hand."""
     if deals:
         out = []
         for item in deals.split(","):
             m = DEAL_ID.fullmatch(item.strip())
             if m is None:
                 raise ValueError(f"--deals: {item!r} is not a deal id such as t1-h2 or t1-h2-s0 "
-                                 f"(hands {', '.join(HANDS)})")
+                                 f"(hands {', '.join(HANDS)}, draw)")
             trial, hand, s = int(m[1]), m[2], seed if m[3] is None else int(m[3])
             out.append(Instance(deal_id(trial, hand, s), "deal", trial, hand, s))
         return out
-    return [Instance(deal_id(int(t), h, seed), "deal", int(t), h, seed)
-            for t in trials.split(",") for h in hands.split(",")]
+    grid = [(t.strip(), h.strip()) for t in trials.split(",") for h in hands.split(",")]
+    for t, h in grid:
+        if not t.isdigit():
+            raise ValueError(f"--trials: {t!r} is not a trial number")
+        if h not in (*HANDS, "draw"):
+            raise ValueError(f"--hands: {h!r} is not a hand (hands {', '.join(HANDS)}, draw)")
+    return [Instance(deal_id(int(t), h, seed), "deal", int(t), h, seed) for t, h in grid]
 
 
 def solve_row(inst: Instance, time_limit: float, workers: int, bound: str,
@@ -118,7 +125,8 @@ def add_budget_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trials", default=",".join(map(str, TRIALS)),
                         help="trials, comma separated (default 1-6)")
     parser.add_argument("--hands", default=",".join(HANDS),
-                        help="premade hands, comma separated (default 1-4)")
+                        help="starting hands, comma separated: premade 1-4 or draw (draw 10, "
+                             "keep 6; default 1-4)")
     parser.add_argument("--deals", default=None, metavar="IDS",
                         help="only these deals, e.g. t1-h1,t2-h3 (replaces --trials/--hands)")
     parser.add_argument("--json", action="store_true",

@@ -22,9 +22,22 @@ def test_deals_are_selected_by_id_or_by_trials_and_hands() -> None:
     assert ids == ["t1-h1-s7", "t2-h3-s4"]
     grid = solve_table.select_deals(None, "1,2,3,4,5,6", "1,2,3,4", seed=0)
     assert len(grid) == 24 and grid[0].id == "t1-h1-s0" and grid[-1].id == "t6-h4-s0"
-    for bad in ("t1", "t1-h5", "x1-h1", "t1-h1-x2"):
+    for bad in ("t1", "t1-h5", "x1-h1", "t1-h1-x2", "t1-hd"):
         with pytest.raises(ValueError, match="--deals"):
             solve_table.select_deals(bad, "1", "1", seed=0)
+    for trials, hands, option in (("1", "5", "--hands"), ("x", "1", "--trials")):
+        with pytest.raises(ValueError, match=option):
+            solve_table.select_deals(None, trials, hands, seed=0)
+
+
+def test_a_deal_id_may_name_the_draw_10_keep_6_hand() -> None:
+    """``t7-hdraw-s58`` deals 10 cards to keep 6 (RULES.md section 3), as ``heritage solve
+    --trial 7 --hand draw --seed 58``: the game's first decision is the keep."""
+    [named] = solve_table.select_deals("t7-hdraw-s58", "", "", seed=0)
+    [grid] = solve_table.select_deals(None, "7", "draw", seed=58)
+    assert named == grid and named.id == "t7-hdraw-s58" and named.hand == "draw"
+    root = named.root()
+    assert len(root.hand) == 10
 
 
 def test_solve_table_prints_json_rows_and_appends_them_to_out(
