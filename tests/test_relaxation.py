@@ -29,6 +29,7 @@ from solver.bounds.cpsat.resources import (
     Gains,
     UnsupportedCardError,
     effect_gains,
+    hand_payment,
     step_gains,
     steps_gains,
 )
@@ -241,6 +242,21 @@ def test_the_cards_an_effect_may_discard_from_the_hand() -> None:
     zimbabwe = [c for c in load_chests().chests if any(s.op == "discard_hand" for s in c.steps)]
     assert [c.name for c in zimbabwe] == ["Chest of Great Zimbabwe"]
     assert steps_gains(zimbabwe[0].steps, 189) == Gains(draw=2, depth=2, shed=1)
+
+
+def test_the_cards_an_effect_takes_from_the_hand_as_its_price() -> None:
+    """`resources.hand_payment`: Planetary Stone (A3: discard 2 cards, then remove up to 3)
+    yields only once paid, 2 cards; Moai Statue (A7: 2 for 4) and A8 (1 for 1) net their
+    price against their draws, 0; a payment of up to 3 (T17) may be 0, and Tulum's discard
+    (C35) is no price (an empty hand gives up nothing): 0."""
+    b = load_book(["base"])
+
+    def price(code: str) -> int:
+        card = b.lookup(code)
+        assert card is not None
+        return sum(hand_payment(e) for e in card.effects)
+
+    assert [price(c) for c in ("A3", "A7", "A8", "T17", "C35", "C17")] == [2, 0, 0, 0, 0, 0]
 
 
 # ------------------------------------------------------------------ soundness

@@ -128,3 +128,21 @@ def test_a_full_hand_draws_nothing_whatever_the_deck_holds() -> None:
     assert exact(full) == (True, 1.0) and exact(roomy) == (True, 2.0)
     assert _bound(full, DEFAULT) == _bound(full, TIMED) == 1
     assert _bound(roomy, DEFAULT) == 2
+
+
+def test_planetary_stone_removes_only_what_its_two_cards_pay_for() -> None:
+    """Turn 15 at its Timeline phase, Mohenjo-daro (C8, 5 VP) in space 1 with 3 knowledge,
+    Planetary Stone (A3: discard 2 cards, then remove up to 3 knowledge) on the board, and
+    three monuments that cost nothing more to create in hand (M10, M25, M28). The best line
+    pays two of them to A3, so C8 declines with no knowledge, and creates the third in turn
+    16: 6 (without A3, 4). The model says 6 because A3's removals come only with its price,
+    two cards out of the hand (`effects.paid_from_hand`; without it the model removed the 3
+    for free and still created two monuments: 7)."""
+    def holding(artifacts: list[str]) -> GameState:
+        return position(hand=["M10", "M25", "M28"], timeline={1: ["C8"]}, tokens={"C8": 3},
+                        artifacts=artifacts, tiles=[None] * 9, time_space=2, time_visits=2,
+                        turn=15, phase="timeline", deck_top=["C3", "C4", "C5"])
+
+    stone, bare = holding(["A3"]), holding([])
+    assert exact(stone) == (True, 6.0) and exact(bare) == (True, 4.0)
+    assert _bound(stone, DEFAULT) == _bound(stone, TIMED) == 6

@@ -24,6 +24,7 @@ from solver.bounds.cpsat.relaxation import Relaxation
 from solver.bounds.cpsat.schedule import phase_of
 from solver.bounds.cpsat.techdeal import _needs, die_slots, learn_sets, walk
 from solver.bounds.cpsat.variables import Technologies
+from solver.bounds.simple import simple_upper_bound
 from solver.engine.cards import Card
 from solver.engine.setup import turns_for
 from solver.engine.state import GameState
@@ -146,20 +147,19 @@ def test_dominated_scenarios_are_dropped() -> None:
     assert {1: 0, 2: 1, 3: 2, 4: 5} in kept and len(kept) == 1
 
 
-def test_a_level_whose_tiles_are_empty_for_good_deals_nothing(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_level_whose_tiles_are_empty_for_good_deals_nothing() -> None:
     """After the middle of the game an empty tile is never refilled (RULES.md section 5: only a
     tile left with exactly one card is), so with every tile empty no walk shows a card of
-    either level: the rule bounds such a position (it used to fail on an empty maximum) and
-    is no weaker than leaving it out."""
+    either level: the rule bounds such a position (it used to fail on an empty maximum).
+    (Its bound is not compared with the model's without the rule: neither is proven within
+    the budget, and two models' bounds at a budget differ by CP-SAT's search either way.)"""
     st = position(hand=["C5", "M2", "C6", "C7"], timeline={2: ["C8"]}, midgame=True,
                   past=["M1", "M3", "M4", "M5", "M6", "M7", "M8"], turn=12, time_space=5,
                   time_visits=2)
     assert all(t == -1 for t in st.tiles)
     with_rule = relaxed_bound(st, CFG)
-    assert with_rule.source == "cpsat"
-    monkeypatch.setattr(relaxation, "limit_deals", lambda ctx, techs, mons: None)
-    assert with_rule.bound <= relaxed_bound(st, CFG).bound
+    assert with_rule.source == "cpsat" and not with_rule.infeasible
+    assert with_rule.bound < simple_upper_bound(st)
 
 
 def test_t3_h2_turn_15_start_is_bounded_by_its_line(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -148,20 +148,22 @@ def hold_cards(ctx: Context, totals: RunningTotals, draws: Draws, effects: Effec
 def pay_for_cards(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                   techs: Technologies, totals: RunningTotals, draws: Draws,
                   used: list[Var], distance: Var, archived_by_effects: Var,
-                  effects_shed: LinExpr) -> Var:
+                  effects: Effects) -> Var:
     """Every creation costs its card and its discards (RULES.md section 5; distance costs
-    apart), every archived card one; all of them come out of the cards used by the end. Ancient
-    Greek creates its artifact from the revealed cards, not from the hand. The cards used are
-    also at most what can leave the hand (`most_spent`). Returns the hand at the end."""
+    apart), every archived card one, every paid activation of an effect with a price its
+    cards (`effects.paid_from_hand`); all of them come out of the cards used by the end.
+    Ancient Greek creates its artifact from the revealed cards, not from the hand. The cards
+    used are also at most what can leave the hand (`most_spent`). Returns the hand at the
+    end."""
     m, cards = ctx.model, ctx.cards
     greek = greek_creations(ctx, techs)
     paid = (sum((1 + cards[c].discard_cost) * monuments.created[c] for c in monuments.new)
             + distance
             + sum((1 + cards[a].discard_cost) * artifacts.created[a] for a in artifacts.new)
             + totals.archived[-1] + archived_by_effects - greek)
-    m.add(used[-1] >= paid)
+    m.add(used[-1] >= paid + effects.paid_from_hand)
     m.add(used[-1] <= most_spent(ctx, monuments, artifacts, totals, archived_by_effects,
-                                 effects_shed))
+                                 effects.gains["shed"]))
     hand_final = m.new_int_var(0, HAND_LIMIT, "hand_final")
     m.add(hand_final == through_hand(ctx, totals, draws, -1) - used[-1])
     return hand_final

@@ -5,13 +5,14 @@
    (`solver.bounds.cpsat.resources`): immediate ones once per creation (or Learn), decline ones
    once per decline, Timeline ones once per Timeline phase in play (at most 6 by the slides
    alone; at most 12 monuments and the free artifact spaces are in play at a phase), triggers
-   once per event while in play (`activate_effects`). An effect whose condition reads a
-   counter that never goes down fires only if the final counter meets it
-   (`link_conditions`); one that needs monuments in the Timeline only if those there now
-   and those still to be created are enough (`created_into`); one gated on "at most N lost
-   knowledge" only if the effects that discard lost knowledge can bring it down to N
-   (`lost_comes_down`); and a Timeline effect (or Poulnabrone's extra Create, M36) that needs
-   a Past count fires only in turns where the Past already reached it
+   once per event while in play (`activate_effects`); an effect with a price in cards from the
+   hand yields only where paid, and the cards paid leave the hand (`paid_from_hand`). An
+   effect whose condition reads a counter that never goes down fires only if the final
+   counter meets it (`link_conditions`); one that needs monuments in the Timeline only if
+   those there now and those still to be created are enough (`created_into`); one gated on
+   "at most N lost knowledge" only if the effects that discard lost knowledge can bring it
+   down to N (`lost_comes_down`); and a Timeline effect (or Poulnabrone's extra Create, M36)
+   that needs a Past count fires only in turns where the Past already reached it
    (`solver.bounds.cpsat.timing`).
 """
 
@@ -23,7 +24,7 @@ from solver.bounds.cpsat.artifacts import artifact_spaces
 from solver.bounds.cpsat.context import KIND_KEYS, Context, LinExpr
 from solver.bounds.cpsat.facts import grows_by_creation, is_monotone
 from solver.bounds.cpsat.fates import landings
-from solver.bounds.cpsat.resources import Gains
+from solver.bounds.cpsat.resources import Gains, hand_payment
 from solver.bounds.cpsat.schedule import END, SPACES
 from solver.bounds.cpsat.variables import (
     Artifacts,
@@ -174,7 +175,9 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     draws of an unconditional decline effect are counted in its decline slot. With `per_phase`
     (always sound; used near the end and with creation times, relaxation 10), each Timeline
     effect's activations are a variable, at most one per Timeline phase (one card is in play
-    once at a time, even one created again after a reshuffle)."""
+    once at a time, even one created again after a reshuffle). An effect with a price in cards
+    from the hand (`resources.hand_payment`) yields only in the activations paid
+    (`paid_from_hand`)."""
     st, m, cards, facts, sch = ctx.state, ctx.model, ctx.cards, ctx.facts, ctx.schedule
     actions, phases = ctx.actions_left, sch.timeline_phases
     pool: dict[str, list[LinExpr]] = {k: [] for k in POOLS}
@@ -185,9 +188,12 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     learning: list[tuple[int, str, int, LinExpr]] = []
     drawing: list[tuple[int, str, int, LinExpr, Effect | None]] = []
     late_lost: list[LinExpr] = []  # lost knowledge removed by effects other than declines'
+    paid: list[LinExpr] = []  # cards paid from the hand by effects with a price
 
     def add(g: Gains, act: LinExpr, card: int = -1, moment: str = "",
             e: Effect | None = None) -> None:
+        if e is not None:
+            act = paid_from_hand(ctx, e, act, paid)
         if g.depth > builders:  # a reveal through the whole deck (P33) digs no deeper
             g = replace(g, depth=builders)
         if g.create_mon or g.create_art:
@@ -295,7 +301,29 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                    conditions=acts.conditions, timed=timed, decline_draws=decline_draws,
                    decline_depth=decline_depth, in_play=in_play,
                    freed_by_paying=freed_by_paying, granting=granting, learning=learning,
-                   drawing=drawing, reveals=reveals, late_lost=sum(late_lost))
+                   drawing=drawing, reveals=reveals, late_lost=sum(late_lost),
+                   paid_from_hand=sum(paid))
+
+
+def paid_from_hand(ctx: Context, e: Effect, act: LinExpr, paid: list[LinExpr]) -> LinExpr:
+    """The activations of effect `e` that yield: all of `act`, or for an effect with a price of
+    N cards from the hand (`resources.hand_payment`: Planetary Stone, A3) only those paid,
+    a variable at most `act`, whose N cards each are added to `paid` (they leave the hand:
+    `cardflow.pay_for_cards`). An activation not paid yields nothing (the engine's
+    `costs.step_pay`), so a line's paid activations are a value of the variable."""
+    price = hand_payment(e)
+    if not price:
+        return act
+    use = ctx.model.new_int_var(0, _most_activations(ctx), "paid_activations")
+    ctx.model.add(use <= act)
+    paid.append(price * use)
+    return use
+
+
+def _most_activations(ctx: Context) -> int:
+    """A cap on any effect's activations: one per Timeline phase per life, at most 1 + the
+    actions left lives (a card created again after a reshuffle)."""
+    return max(1, ctx.schedule.timeline_phases * (ctx.actions_left + 2))
 
 
 def timeline_draws_most(ctx: Context, e: Effect, monuments: Monuments,

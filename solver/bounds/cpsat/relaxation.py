@@ -340,7 +340,7 @@ class Relaxation:
                          totals, used, greek, poulnabrone)
         distance = distance_costs(ctx, monuments, effects.gains["moves"])
         hand_final = pay_for_cards(ctx, monuments, artifacts, techs, totals, draws, used,
-                                   distance, archived_by_effects, effects.gains["shed"])
+                                   distance, archived_by_effects, effects)
         limit_learns(ctx, techs, turns, effects.gains)
         require_hand(ctx, techs, through_hand(ctx, totals, draws, -1))
         limit_artifact_spaces(ctx, artifacts, effects.freed_by_paying)

@@ -6,13 +6,14 @@ into the hand, builder cards taken off the deck, knowledge removed, lost knowled
 extra Learns, Creates and Archives, monuments repositioned, Past monuments straightened). Each
 bound is the printed amount at its most generous (a "per" counter at its largest value, a
 "remove from each" at the most targets), so the sum over a line can only overestimate what the
-engine lets that line gain. Costs (discards, lost artifacts) are not charged: leaving a cost out
-can only help; except that an effect paid with a fixed number of cards from the hand that then
-draws counts its draws net of them (`_pay_gains`). The cards an effect may discard from the
-hand are also counted, as the most it may take out of the hand (`Gains.shed`): the model's
-hand may lose no more cards than its payments and these (`cardflow.most_spent`). An op or
-special this module does not know raises `UnsupportedCardError`, and the caller falls back to
-the simple bound (never guess).
+engine lets that line gain. Costs (discards, lost artifacts) are not charged here: leaving a cost
+out can only help; except that an effect paid with a fixed number of cards from the hand that
+then draws counts its draws net of them (`_pay_gains`), and such a price not netted is told
+apart (`hand_payment`: the model charges it to the hand where the effect yields). The cards an
+effect may discard from the hand are also counted, as the most it may take out of the hand
+(`Gains.shed`): the model's hand may lose no more cards than its payments and these
+(`cardflow.most_spent`). An op or special this module does not know raises
+`UnsupportedCardError`, and the caller falls back to the simple bound (never guess).
 """
 
 from __future__ import annotations
@@ -192,6 +193,22 @@ def _pay_gains(step: Step, pool_size: int) -> Gains:
     if cost == "discard_hand_up_to":
         return replace(out, shed=paid)
     return out
+
+
+def hand_payment(effect: Effect) -> int:
+    """The cards an effect takes from the hand as its price, before any of its gains: an
+    effect whose one step is paid with exactly N cards from the hand (Planetary Stone, A3:
+    "discard 2 cards, then remove up to 3") yields nothing unless paid in full (the engine's
+    `costs.step_pay`: a hand too small to pay skips the effect), less the draws netted against
+    them (`_pay_gains`: Moai Statue and A8 net to 0). A payment of up to N (T17) may be 0,
+    and a discard that is not a price (Tulum, C35) takes nothing from an empty hand: both 0."""
+    if len(effect.steps) != 1:
+        return 0
+    step = effect.steps[0]
+    if step.op != "pay" or step.cost != "discard_hand":
+        return 0
+    draws = sum(step_gains(t, 0, step.amount).draw for t in step.then)
+    return max(0, step.amount - draws)
 
 
 def effect_gains(effect: Effect, pool_size: int) -> Gains:

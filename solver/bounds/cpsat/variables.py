@@ -169,6 +169,8 @@ class Effects:
     reveals: list[tuple[int, int, Var]] = field(default_factory=list)
     # lost knowledge removed by every effect but decline effects (`timing.gate_last_lost`)
     late_lost: LinExpr = 0
+    # cards effects take from the hand as their price (`effects.paid_from_hand`)
+    paid_from_hand: LinExpr = 0
 
 
 @dataclass(frozen=True)
