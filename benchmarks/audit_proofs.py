@@ -1,6 +1,6 @@
 """Audit the solver's proofs near the end of a game against a search that trusts nothing.
 
-    python -m benchmarks.audit_proofs [--lines FILE.jsonl] [--deals t1-h1-s1,t2-h3-s2]
+    python -m benchmarks.audit_proofs [--lines FILE.jsonl] [--deals t1-h1-s1,t2-hdraw-s2]
         [--from-turn 16] [--walks 2] [--plain-nodes 300000] [--nrpa-nodes 100000]
         [--walk-seed 0] [--turn-starts] [--only t1-h1-s0] [--parallel SECONDS] [--json]
 
@@ -192,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lines", type=Path, default=None,
                         help="a solve_table --out file: its lines are audited")
     parser.add_argument("--deals", default=None,
-                        help="deal ids (t1-h1-s1,...): NRPA lines on these are audited")
+                        help="deal ids (t1-h1-s1,t2-hdraw-s2,...: hdraw is draw 10, keep 6): "
+                             "NRPA lines on these are audited")
     parser.add_argument("--from-turn", type=positive, default=16)
     parser.add_argument("--walks", type=walks, default=2,
                         help="random walks off the line from each turn start (0 or more)")

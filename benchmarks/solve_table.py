@@ -8,7 +8,8 @@ One row per deal: status, VP (all goals met), bound, gap, seconds to the best li
 second, the best VP of a line missing a goal when none met them. Each deal is one
 `solver.solve.solve` run in-process with ``heritage solve``'s defaults and the given budget,
 dealt as ``heritage solve --trial T --hand H --seed S`` deals it (`benchmarks.suite`: the deal
-ids are the bench's, ``t1-h1-s0``). ``--json`` prints one JSON object per deal instead of the
+ids are the bench's, ``t1-h1-s0``; ``t1-hdraw-s0`` deals the draw-10-keep-6 hand, and
+``--hands`` takes ``draw`` too). ``--json`` prints one JSON object per deal instead of the
 table; ``--out`` also appends them to a file as JSON lines (``benchmarks.vs_mcts --solve-json``
 reads it back).
 """
