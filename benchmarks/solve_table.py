@@ -29,13 +29,14 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.suite import Instance, deal_id  # noqa: E402
+from puzzles.deal import PREMADE  # noqa: E402
 from solver.bounds.bound import BOUND_NAMES  # noqa: E402
 from solver.engine.record import LINE_FORMAT  # noqa: E402
 from solver.solve import SolveConfig, solve  # noqa: E402
 
 TRIALS = (1, 2, 3, 4, 5, 6)
-HANDS = ("1", "2", "3", "4")
-DEAL_ID = re.compile(r"t(\d+)-h([1-4]|draw)(?:-s(\d+))?")
+HANDS = ("1", "2", "3", "4")  # the suite's grid; any of `PREMADE` may be named
+DEAL_ID = re.compile(rf"t(\d+)-h({'|'.join(map(re.escape, PREMADE))})(?:-s(\d+))?")
 
 
 def select_deals(deals: str | None, trials: str, hands: str, seed: int) -> list[Instance]:
@@ -51,7 +52,7 @@ def select_deals(deals: str | None, trials: str, hands: str, seed: int) -> list[
             m = DEAL_ID.fullmatch(item.strip())
             if m is None:
                 raise ValueError(f"--deals: {item!r} is not a deal id such as t1-h2 or t1-h2-s0 "
-                                 f"(hands {', '.join(HANDS)}, draw)")
+                                 f"(hands {', '.join(PREMADE)})")
             trial, hand, s = int(m[1]), m[2], seed if m[3] is None else int(m[3])
             out.append(Instance(deal_id(trial, hand, s), "deal", trial, hand, s))
         return out
@@ -59,8 +60,8 @@ def select_deals(deals: str | None, trials: str, hands: str, seed: int) -> list[
     for t, h in grid:
         if not t.isdigit():
             raise ValueError(f"--trials: {t!r} is not a trial number")
-        if h not in (*HANDS, "draw"):
-            raise ValueError(f"--hands: {h!r} is not a hand (hands {', '.join(HANDS)}, draw)")
+        if h not in PREMADE:
+            raise ValueError(f"--hands: {h!r} is not a hand (hands {', '.join(PREMADE)})")
     return [Instance(deal_id(int(t), h, seed), "deal", int(t), h, seed) for t, h in grid]
 
 

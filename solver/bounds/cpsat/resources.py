@@ -207,8 +207,7 @@ def hand_payment(effect: Effect) -> int:
     step = effect.steps[0]
     if step.op != "pay" or step.cost != "discard_hand":
         return 0
-    draws = sum(step_gains(t, 0, step.amount).draw for t in step.then)
-    return max(0, step.amount - draws)
+    return _pay_gains(step, 0).shed  # the price less the draws netted against it
 
 
 def effect_gains(effect: Effect, pool_size: int) -> Gains:
