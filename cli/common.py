@@ -135,9 +135,22 @@ def domain_errors(command: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def refuse_chests_without_trial(deal: DealOptions) -> None:
+    """Exit 2 when ``--chests`` or ``--trials`` is given without ``--trial``: a deal reads the
+    chest and trial files only for its trial's goal and effect chests (RULES.md section 8), so
+    without a trial they would be ignored, unread."""
+    given = [f"--{name} {path}" for name, path in (("chests", deal.chests),
+                                                    ("trials", deal.trials)) if path is not None]
+    if given and deal.trial is None:
+        fail(f"{' and '.join(given)}: read only for a trial's chests, and no --trial is given; "
+             f"give --trial N or leave {'them' if len(given) > 1 else 'it'} out")
+
+
 def deal_setup(deal: DealOptions) -> tuple[CardBook, Setup]:
     """The card book and the `Setup` of the deal options (`puzzles.deal.build_setup`), with a
-    note on stderr when cards without an implemented effect are left out of the deal."""
+    note on stderr when cards without an implemented effect are left out of the deal. Chest
+    and trial files without a trial are refused (`refuse_chests_without_trial`)."""
+    refuse_chests_without_trial(deal)
     book, card_sets = load_cards(deal.cards, deal.no_base)
     setup = build_setup(book, card_sets, hand=deal.hand, seed=deal.seed, die_seed=deal.die_seed,
                         deck=deal.deck, dice=deal.dice, time_space=deal.time_space,

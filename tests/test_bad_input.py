@@ -388,6 +388,15 @@ ROWS: list[tuple[str, list[str], int, list[str]]] = [
     ("usage-unknown-option", ["play", "--colour"], 2, ["--colour"]),
     ("usage-missing-argument", ["verify"], 2, ["LINE.json"]),
     ("usage-unknown-command", ["frobnicate"], 2, ["frobnicate"]),
+    # ---- chest and trial files without a trial: nothing would read them
+    ("solve-chests-without-trial", ["solve", "--chests", "{missing}", "--node-limit", "5"], 2,
+     ["--chests", "missing.json", "no --trial"]),
+    ("check-trials-without-trial", ["check", "--trials", str(TRIALS), "--node-limit", "5"], 2,
+     ["--trials", "trials.json", "no --trial"]),
+    ("deal-both-without-trial", ["deal", "--chests", str(CHESTS), "--trials", str(TRIALS)], 2,
+     ["--chests", "--trials", "no --trial", "leave them out"]),
+    ("play-chests-without-trial", ["play", "--chests", str(CHESTS)], 2,
+     ["--chests", "chests.json", "no --trial"]),
 ]
 
 
