@@ -32,12 +32,13 @@ from solver.bounds.cpsat.resources import (
     hand_payment,
     step_gains,
     steps_gains,
+    typed_payment,
 )
 from solver.bounds.cpsat.schedule import END, TechGraph, build_schedule, phase_of
 from solver.bounds.simple import simple_upper_bound
 from solver.engine import actions as A
 from solver.engine.actions import CHEST_LETTERS
-from solver.engine.cards import PYRAMID, Step
+from solver.engine.cards import ARTIFACT, PYRAMID, Step
 from solver.engine.newgame import new_game
 from solver.engine.record import GameRecord, dumps
 from solver.engine.setup import Setup
@@ -257,6 +258,20 @@ def test_the_cards_an_effect_takes_from_the_hand_as_its_price() -> None:
         return sum(hand_payment(e) for e in card.effects)
 
     assert [price(c) for c in ("A3", "A7", "A8", "T17", "C35", "C17")] == [2, 0, 0, 0, 0, 0]
+
+
+def test_the_cards_of_one_type_an_effect_takes_as_its_price() -> None:
+    """`resources.typed_payment`: Moai Statue (A7) is paid with 2 artifact cards; Planetary
+    Stone (A3) and A8 take cards of any type, T17 up to 3 of any type: no typed price."""
+    b = load_book(["base"])
+
+    def typed(code: str) -> list[tuple[int, int] | None]:
+        card = b.lookup(code)
+        assert card is not None
+        return [typed_payment(e) for e in card.effects]
+
+    assert typed("A7") == [(ARTIFACT, 2)]
+    assert typed("A3") == typed("A8") == typed("T17") == [None]
 
 
 # ------------------------------------------------------------------ soundness

@@ -146,3 +146,24 @@ def test_planetary_stone_removes_only_what_its_two_cards_pay_for() -> None:
     stone, bare = holding(["A3"]), holding([])
     assert exact(stone) == (True, 6.0) and exact(bare) == (True, 4.0)
     assert _bound(stone, DEFAULT) == _bound(stone, TIMED) == 6
+
+
+def test_moai_statue_is_paid_with_artifact_cards_only() -> None:
+    """Turn 15, Moai Statue (A7: discard 2 artifact cards, then draw 4) on the board, Göbekli
+    Tepe (C3, discard cost 2) alone in hand and no artifact card among the deck's top 12. No
+    artifact card can reach the hand, so A7 never fires: the best line Searches twice and
+    creates C3 in turn 16, 1. The model says 1 because a price in cards of one type is paid
+    only with cards of that type that can reach the hand (`deckorder.pay_in_kind`; without it
+    the model drew A7's 2 net cards each Timeline phase and created two more monuments: 3).
+    With two artifact cards in hand A7 fires in turn 15 and the line creates two monuments: 2,
+    the model too."""
+    top = ["C1", "C4", "C5", "M7", "P6", "P1", "C2", "M1", "M2", "M3", "M4", "M5"]
+
+    def holding(hand: list[str]) -> GameState:
+        return position(hand=hand, artifacts=["A7"], tiles=[None] * 9, time_space=2,
+                        time_visits=2, turn=15, deck_top=top)
+
+    bare, paying = holding(["C3"]), holding(["C3", "A1", "A4"])
+    assert exact(bare) == (True, 1.0) and exact(paying) == (True, 2.0)
+    assert _bound(bare, DEFAULT) == _bound(bare, TIMED) == 1
+    assert _bound(paying, DEFAULT) == 2

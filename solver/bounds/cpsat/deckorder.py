@@ -126,3 +126,31 @@ def limit_excavated(ctx: Context, turns: TurnActions) -> None:
     deck (with creation times, `handtime.balance_hand` adds it too)."""
     for i in range(ctx.n_slots):
         ctx.model.add(turns.excavated[i] <= HAND_LIMIT * turns.excavations[i])
+
+
+def pay_in_kind(ctx: Context, effects: Effects, totals: RunningTotals, draws: Draws,
+                reshuffle: Var | None) -> None:
+    """A price of N cards of one type from the hand (Moai Statue, A7: "discard 2 artifact
+    cards, then draw 4"; `effects.paid_from_hand`) is paid only with cards of that type that
+    reach the hand: those in it now and those drawn later. Every card that enters the hand
+    comes from the top of the builder deck (RULES.md section 5; no effect takes a card back
+    from the discard pile), so a card of the type at position `p` (0 = the top) counts only
+    once `p + 1` cards have left the deck by the end of the game (the same depth as
+    `cardflow.dig_for_cards`; cards revealed and not kept count too: an upper bound). The cards
+    paid go to the discard pile and may come back after a reshuffle, where the row is lifted."""
+    st, m = ctx.state, ctx.model
+    if not effects.paid_by_type:
+        return
+    dug = totals.dug[-1] + draws.dug_by_effects
+    for kind, paid in effects.paid_by_type.items():
+        now = sum(1 for c in st.hand if st.book.kinds[c] == kind)
+        drawn: list[Var] = []
+        for p in type_positions(st, kind):
+            d = m.new_bool_var(f"drawn_{kind}_{p}")
+            m.add(dug >= (p + 1) * d)
+            if drawn:
+                m.add(drawn[-1] >= d)  # the deck gives its cards from the top
+            drawn.append(d)
+        row = m.add(paid <= now + sum(drawn))
+        if reshuffle is not None:
+            row.only_enforce_if(~reshuffle)

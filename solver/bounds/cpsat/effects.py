@@ -24,7 +24,7 @@ from solver.bounds.cpsat.artifacts import artifact_spaces
 from solver.bounds.cpsat.context import KIND_KEYS, Context, LinExpr
 from solver.bounds.cpsat.facts import grows_by_creation, is_monotone
 from solver.bounds.cpsat.fates import landings
-from solver.bounds.cpsat.resources import Gains, hand_payment
+from solver.bounds.cpsat.resources import Gains, hand_payment, typed_payment
 from solver.bounds.cpsat.schedule import END, SPACES
 from solver.bounds.cpsat.variables import (
     Artifacts,
@@ -189,11 +189,12 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
     drawing: list[tuple[int, str, int, LinExpr, Effect | None]] = []
     late_lost: list[LinExpr] = []  # lost knowledge removed by effects other than declines'
     paid: list[LinExpr] = []  # cards paid from the hand by effects with a price
+    paid_by_type: dict[int, list[LinExpr]] = {}  # the same, of one card type (A7)
 
     def add(g: Gains, act: LinExpr, card: int = -1, moment: str = "",
             e: Effect | None = None) -> None:
         if e is not None:
-            act = paid_from_hand(ctx, e, act, paid)
+            act = paid_from_hand(ctx, e, act, paid, paid_by_type)
         if g.depth > builders:  # a reveal through the whole deck (P33) digs no deeper
             g = replace(g, depth=builders)
         if g.create_mon or g.create_art:
@@ -302,21 +303,29 @@ def activate_effects(ctx: Context, monuments: Monuments, artifacts: Artifacts,
                    decline_depth=decline_depth, in_play=in_play,
                    freed_by_paying=freed_by_paying, granting=granting, learning=learning,
                    drawing=drawing, reveals=reveals, late_lost=sum(late_lost),
-                   paid_from_hand=sum(paid))
+                   paid_from_hand=sum(paid),
+                   paid_by_type={k: sum(v) for k, v in paid_by_type.items()})
 
 
-def paid_from_hand(ctx: Context, e: Effect, act: LinExpr, paid: list[LinExpr]) -> LinExpr:
+def paid_from_hand(ctx: Context, e: Effect, act: LinExpr, paid: list[LinExpr],
+                   paid_by_type: dict[int, list[LinExpr]]) -> LinExpr:
     """The activations of effect `e` that yield: all of `act`, or for an effect with a price of
-    N cards from the hand (`resources.hand_payment`: Planetary Stone, A3) only those paid,
-    a variable at most `act`, whose N cards each are added to `paid` (they leave the hand:
-    `cardflow.pay_for_cards`). An activation not paid yields nothing (the engine's
-    `costs.step_pay`), so a line's paid activations are a value of the variable."""
-    price = hand_payment(e)
-    if not price:
+    N cards from the hand only those paid, a variable at most `act`. An activation not paid
+    yields nothing (the engine's `costs.step_pay`), so a line's paid activations are a value
+    of the variable. The N cards each are added to `paid` where the effect's draws do not net
+    them (`resources.hand_payment`: Planetary Stone, A3; they leave the hand:
+    `cardflow.pay_for_cards`), and to `paid_by_type` where they must be of one type
+    (`resources.typed_payment`: Moai Statue, A7, 2 artifact cards; `deckorder.pay_in_kind`)."""
+    price, typed = hand_payment(e), typed_payment(e)
+    if not price and typed is None:
         return act
     use = ctx.model.new_int_var(0, _most_activations(ctx), "paid_activations")
     ctx.model.add(use <= act)
-    paid.append(price * use)
+    if price:
+        paid.append(price * use)
+    if typed is not None:
+        kind, n = typed
+        paid_by_type.setdefault(kind, []).append(n * use)
     return use
 
 

@@ -79,7 +79,7 @@ from solver.bounds.cpsat.creation import (
     poulnabrone_in_play,
     timeline_in_play,
 )
-from solver.bounds.cpsat.deckorder import bound_reveals, limit_excavated
+from solver.bounds.cpsat.deckorder import bound_reveals, limit_excavated, pay_in_kind
 from solver.bounds.cpsat.effects import (
     activate_effects,
     count_events,
@@ -316,6 +316,7 @@ class Relaxation:
         declines = declines_by_slot(ctx, monuments)
         totals = running_totals(ctx, turns, declines, draws)
         bound_reveals(ctx, effects, totals, draws, reshuffle)  # relaxation 4: the deck's order
+        pay_in_kind(ctx, effects, totals, draws, reshuffle)
         limit_excavated(ctx, turns)
         past = past_by_turn(ctx, monuments, effects, totals.declined)
         gate_timeline_effects(ctx, effects, past)

@@ -210,6 +210,19 @@ def hand_payment(effect: Effect) -> int:
     return _pay_gains(step, 0).shed  # the price less the draws netted against it
 
 
+def typed_payment(effect: Effect) -> tuple[int, int] | None:
+    """The cards of one type an effect takes from the hand as its price: (type, N) for an
+    effect whose one step is paid with exactly N cards of that type (Moai Statue, A7: "discard
+    2 artifact cards, then draw 4"), else None. The engine skips such an effect unless the
+    hand holds N cards of the type (`costs.can_pay`)."""
+    if len(effect.steps) != 1:
+        return None
+    step = effect.steps[0]
+    if step.op != "pay" or step.cost != "discard_hand" or step.card_type is None:
+        return None
+    return step.card_type, step.amount
+
+
 def effect_gains(effect: Effect, pool_size: int) -> Gains:
     """Upper bounds for one activation of an effect (conditions are ignored: an effect whose
     condition fails yields nothing, which the bound allows)."""

@@ -171,6 +171,9 @@ class Effects:
     late_lost: LinExpr = 0
     # cards effects take from the hand as their price (`effects.paid_from_hand`)
     paid_from_hand: LinExpr = 0
+    # per card type, the cards of that type effects take from the hand as their price (A7:
+    # 2 artifact cards; `effects.paid_from_hand`, `deckorder.pay_in_kind`)
+    paid_by_type: dict[int, LinExpr] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
