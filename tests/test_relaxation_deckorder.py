@@ -11,13 +11,14 @@ line's VP.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 from ortools.sat.python import cp_model
 
 from benchmarks.prove_from import given_lines
-from solver.bounds.cpsat.deckorder import run_steps
+from solver.bounds.cpsat.deckorder import concave_envelope, run_steps
 from solver.bounds.cpsat.relaxation import Relaxation, RelaxConfig
 from solver.bounds.cpsat.schedule import phase_of
 from solver.engine.reveal import step_reveal_until
@@ -135,3 +136,23 @@ def test_kept_lines_bounded_at_turn_15(deal: str, dtime: float) -> None:
     r = rel.solve()
     assert not r.infeasible
     assert r.bound is not None and r.bound >= st.value(), (name, r.bound, st.value())
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_envelope_lies_above_the_cards_of_a_type_among_the_top(seed: int) -> None:
+    """`deckorder.pay_in_kind` bounds the cards of a type among the deck's top d cards by the
+    upper concave envelope of that step function: at every depth, each segment's line is at
+    least the count, and the envelope meets the count at its corners (not looser there)."""
+    rng = random.Random(seed)
+    positions = sorted(rng.sample(range(60), rng.randint(1, 12)))
+    corners = [(0, 0)] + [(p + 1, j + 1) for j, p in enumerate(positions)]
+    segments = concave_envelope(corners)
+    assert segments and segments[0][0] == (0, 0)
+    for d in range(62):
+        count = sum(1 for p in positions if p < d)
+        for (x1, y1), (x2, y2) in segments:
+            assert x2 > x1
+            assert (x2 - x1) * count <= (y2 - y1) * d + y1 * x2 - y2 * x1
+    hull = [a for a, _ in segments] + [segments[-1][1]]
+    assert hull[-1] == corners[-1] and all(c in corners for c in hull)
+

@@ -27,6 +27,7 @@ one takes at most 10 cards off the deck (`limit_excavated`).
 from __future__ import annotations
 
 from bisect import bisect_left
+from itertools import pairwise
 
 from solver.bounds.cpsat.context import Context, LinExpr
 from solver.bounds.cpsat.facts import FactBook
@@ -136,21 +137,43 @@ def pay_in_kind(ctx: Context, effects: Effects, totals: RunningTotals, draws: Dr
     comes from the top of the builder deck (RULES.md section 5; no effect takes a card back
     from the discard pile), so a card of the type at position `p` (0 = the top) counts only
     once `p + 1` cards have left the deck by the end of the game (the same depth as
-    `cardflow.dig_for_cards`; cards revealed and not kept count too: an upper bound). The cards
-    paid go to the discard pile and may come back after a reshuffle, where the row is lifted."""
+    `cardflow.dig_for_cards`; cards revealed and not kept count too: an upper bound), and
+    only if the reach can dig that deep (`reach.read_reach`). The cards paid go to the
+    discard pile and may come back after a reshuffle, where the row is lifted."""
     st, m = ctx.state, ctx.model
     if not effects.paid_by_type:
         return
     dug = totals.dug[-1] + draws.dug_by_effects
     for kind, paid in effects.paid_by_type.items():
         now = sum(1 for c in st.hand if st.book.kinds[c] == kind)
-        drawn: list[Var] = []
-        for p in type_positions(st, kind):
-            d = m.new_bool_var(f"drawn_{kind}_{p}")
-            m.add(dug >= (p + 1) * d)
-            if drawn:
-                m.add(drawn[-1] >= d)  # the deck gives its cards from the top
-            drawn.append(d)
-        row = m.add(paid <= now + sum(drawn))
+        reachable = sorted(p for c, p in ctx.reach.positions.items()  # deeper: never drawn
+                           if 0 <= p < len(st.deck) and st.book.kinds[c] == kind)
+        # the cards of the type among the top d (a step function of d, j + 1 from depth
+        # p_j + 1) are at most its upper concave envelope: a few rows, no Boolean per card
+        got = m.new_int_var(0, len(reachable), f"drawn_{kind}")
+        for (x1, y1), (x2, y2) in concave_envelope([(0, 0)] + [(p + 1, j + 1)
+                                                       for j, p in enumerate(reachable)]):
+            m.add((x2 - x1) * got <= (y2 - y1) * dug + y1 * x2 - y2 * x1)
+        row = m.add(paid <= now + got)
         if reshuffle is not None:
             row.only_enforce_if(~reshuffle)
+
+
+Point = tuple[int, int]
+
+
+def concave_envelope(points: list[Point]) -> list[tuple[Point, Point]]:
+    """The segments of the upper concave hull of `points` (x strictly ascending): each
+    segment's line lies on or above every point, and so above a step function that rises
+    only at the points."""
+    hull: list[tuple[int, int]] = []
+    for pt in points:
+        while len(hull) >= 2:
+            (x1, y1), (x2, y2) = hull[-2], hull[-1]
+            if (y2 - y1) * (pt[0] - x1) <= (pt[1] - y1) * (x2 - x1):
+                hull.pop()
+            else:
+                break
+        hull.append(pt)
+    return list(pairwise(hull))
+
