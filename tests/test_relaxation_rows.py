@@ -167,3 +167,19 @@ def test_moai_statue_is_paid_with_artifact_cards_only() -> None:
     assert exact(bare) == (True, 1.0) and exact(paying) == (True, 2.0)
     assert _bound(bare, DEFAULT) == _bound(bare, TIMED) == 1
     assert _bound(paying, DEFAULT) == 2
+
+
+def test_a_turns_actions_spend_no_card_its_timeline_phase_draws() -> None:
+    """Turn 15 with an empty hand, two straight monuments in the Past (Ellora Caves C5, Abu
+    Gorab C2), Moai Statue (A7) on the board, six artifacts then Heracleion and the Great
+    Sphinx on the deck: the best line scores 1 (the exact search). Cards A7 draws in turn 15's
+    Timeline phase can be spent by turn 16's actions only. The model counted every effect's
+    draws from the start, so turn 15's actions spent A7's cards too: 8. Now a slot's actions
+    spend only the effects' draws before its Timeline phase (`cardflow.draws_before_timeline`,
+    written where no Create can happen in a Timeline or decline phase): 5, still above the
+    optimum for other reasons."""
+    st = position(past=["C5", "C2"], artifacts=["A7"], tiles=[None] * 9, time_space=2,
+                  time_visits=2, turn=15, lost=3,
+                  deck_top=["A13", "A9", "A28", "A4", "A1", "A11", "C16", "M25"])
+    assert exact(st) == (True, 1.0)
+    assert 1 <= _bound(st, DEFAULT) <= 5

@@ -40,10 +40,11 @@ def _most_cards(ctx: Context) -> int:
     return 10 * (ctx.actions_left + 10) + len(st.deck) + len(st.discard) + len(st.hand)
 
 
-def effect_draws(ctx: Context, effects: Effects) -> Draws:
+def effect_draws(ctx: Context, effects: Effects, by_phase: bool = False) -> Draws:
     """Cards drawn (and taken off the deck) by effects: in all, at most their gains plus
     Elongated Skulls' draws, counted from the start; those of unconditional decline effects
-    per decline slot (RULES.md section 4C step 2: in that decline phase)."""
+    per decline slot (RULES.md section 4C step 2: in that decline phase). With `by_phase`,
+    also the draws before each slot's Timeline phase (`draws_before_timeline`)."""
     m, gains, big = ctx.model, effects.gains, _most_cards(ctx)
     by_effects = m.new_int_var(0, big, "effect_draws")
     dug_by_effects = m.new_int_var(0, big, "effect_depth")
@@ -63,8 +64,58 @@ def effect_draws(ctx: Context, effects: Effects) -> Draws:
         else:
             in_decline.append(0)
             dug_in_decline.append(0)
+    before = draws_before_timeline(ctx, effects, by_effects, elongated) \
+        if by_phase and actions_use_the_cards(effects) else None
     return Draws(by_effects=by_effects, dug_by_effects=dug_by_effects, elongated=elongated,
-                 in_decline=in_decline, dug_in_decline=dug_in_decline)
+                 in_decline=in_decline, dug_in_decline=dug_in_decline, before_timeline=before)
+
+
+def _live(act: LinExpr) -> bool:
+    return not (isinstance(act, int) and act == 0)
+
+
+def actions_use_the_cards(effects: Effects) -> bool:
+    """Whether every card a line spends within a slot, other than the prices and discards of
+    effects (Planetary Stone, Tulum, T17: counted only in the last slot, `pay_for_cards`),
+    leaves the hand during the slot's actions: no Create can happen in a Timeline or decline
+    phase. So Creates may be granted only by effects that fire inside an action (a card's
+    immediate effect, a trigger, a technology's effect), and those of a technology or a
+    trigger only if no Learn can come from a Timeline or decline effect or a chest (a chest's
+    lightning effect applies at any moment, RULES.md section 8; a decline's move spends no
+    card)."""
+    grants = {moment for _, moment, _, act in effects.granting if _live(act)}
+    learns = {moment for _, moment, _, act in effects.learning if _live(act)}
+    if grants - {"immediate", "trigger", "learn"}:
+        return False
+    return not (learns - {"immediate", "trigger", "learn"} and grants & {"learn", "trigger"})
+
+
+def draws_before_timeline(ctx: Context, effects: Effects, by_effects: Var,
+                          elongated: Var) -> list[Var]:
+    """Per slot, the most cards effects can have drawn before its Timeline phase: every draw
+    of an effect other than a Timeline effect (counted from the start, as `through_hand`
+    does), and a Timeline effect's draws only in the Timeline phases of earlier slots, once a
+    phase (RULES.md section 4: the actions come before the Timeline phase, where every
+    Timeline effect in play activates once)."""
+    m, sch, big = ctx.model, ctx.schedule, _most_cards(ctx)
+    timeline = [(k, act) for _, moment, k, act, _ in effects.drawing
+                if moment == "timeline" and _live(act)]
+    late = sum(k * act for k, act in timeline)
+    out: list[Var] = []
+    for i in range(ctx.n_slots):
+        phases = sch.timeline_phases_through(i - 1) if i else 0
+        early: LinExpr = 0
+        for j, (k, act) in enumerate(timeline):
+            if phases:
+                v = m.new_int_var(0, big, f"timeline_draws_before{i}_{j}")
+                m.add(v <= k * act)
+                m.add(v <= k * phases)
+                early = early + v
+        b = m.new_int_var(0, big, f"effect_draws_before{i}")
+        m.add(b <= by_effects)
+        m.add(b <= effects.gains["draw"] + elongated - late + early)
+        out.append(b)
+    return out
 
 
 def running_totals(ctx: Context, turns: TurnActions, declines: SlotDeclines,
@@ -122,9 +173,14 @@ def hold_cards(ctx: Context, totals: RunningTotals, draws: Draws, effects: Effec
     """Relaxation 4, per slot: the cards used by then (never fewer later) cover the monuments
     due by then (created by a Create by then) with their discards and the archived cards,
     and never exceed the starting hand plus the cards drawn; the cards banked from actions and
-    earlier declines never exceed 10 (D4). Excavation rotates straight Past monuments only
-    (D7): those there now, declined before, or straightened. Returns the cards used by each
-    slot."""
+    earlier declines never exceed 10 (D4). Where every card a slot spends, but effects' prices
+    and discards, leaves the hand in its actions (`draws.before_timeline`, written by
+    `effect_draws` only then), the cards used by a slot before the last are those its actions
+    and earlier slots spend, so they come out of the hand, the actions' draws, earlier
+    declines' draws and the effects' draws before its Timeline phase (RULES.md section 4: the
+    actions come first); the last slot's count also holds the effects' prices. Excavation
+    rotates straight Past monuments only (D7): those there now, declined before, or
+    straightened. Returns the cards used by each slot."""
     st, m, n, big = ctx.state, ctx.model, ctx.n_slots, _most_cards(ctx)
     hand0 = ctx.phase.hand
     used = [m.new_int_var(0, big, f"used{i}") for i in range(n)]
@@ -137,6 +193,10 @@ def hold_cards(ctx: Context, totals: RunningTotals, draws: Draws, effects: Effec
         if paid is not None:  # relaxation 10: cards paid at the Create
             m.add(used[i] >= paid[i] + totals.archived[i])
         m.add(used[i] <= through_hand(ctx, totals, draws, i))
+        if draws.before_timeline is not None and i < n - 1:
+            # the cards a slot's actions spend come before its Timeline and decline draws
+            m.add(used[i] <= hand0 + totals.drawn[i] + (totals.decline_drawn[i - 1] if i else 0)
+                  + draws.before_timeline[i])
         m.add(hand0 + totals.drawn[i] + (totals.decline_drawn[i - 1] if i else 0) - used[i]
               <= HAND_LIMIT)
         # Excavation rotates straight Past monuments only (D7): those declined before.

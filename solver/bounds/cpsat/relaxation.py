@@ -312,7 +312,7 @@ class Relaxation:
                                    per_phase)
         near = ctx.n_slots <= self.config.discard_turns
         specials = special_cards(ctx, effects, turns, events, own_creation=near)
-        draws = effect_draws(ctx, effects)
+        draws = effect_draws(ctx, effects, by_phase=not timed)
         declines = declines_by_slot(ctx, monuments)
         totals = running_totals(ctx, turns, declines, draws)
         bound_reveals(ctx, effects, totals, draws, reshuffle)  # relaxation 4: the deck's order

@@ -200,6 +200,8 @@ class Draws:
     :param elongated: cards drawn by Elongated Skulls.
     :param in_decline: per slot, cards drawn by the effects declining then.
     :param dug_in_decline: per slot, cards those take off the deck.
+    :param before_timeline: per slot, the cards effects can have drawn before its Timeline
+        phase (`cardflow.draws_before_timeline`), or None where not written.
     """
 
     by_effects: Var
@@ -207,6 +209,7 @@ class Draws:
     elongated: Var
     in_decline: list[LinExpr]
     dug_in_decline: list[LinExpr]
+    before_timeline: list[Var] | None = None
 
 
 @dataclass(frozen=True)
