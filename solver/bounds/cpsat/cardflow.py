@@ -11,7 +11,9 @@
    never exceed what can leave the hand (creations with their costs, Archives, effects'
    discards: `most_spent`), so a line cannot bank draws beyond 10 by "using" cards it never
    spends. Other effects' gains count from the start (earlier than the engine allows: an
-   overestimate; `effect_draws`).
+   overestimate; `effect_draws`), except that a slot's actions spend no card a Timeline
+   effect draws in that slot or later (`draws_before_timeline`, where no Create can happen
+   outside the actions).
 """
 
 from __future__ import annotations
