@@ -173,7 +173,8 @@ def test_a_turns_actions_spend_no_card_its_timeline_phase_draws() -> None:
     """Turn 15 with an empty hand, two straight monuments in the Past (Ellora Caves C5, Abu
     Gorab C2), Moai Statue (A7) on the board, six artifacts then Heracleion and the Great
     Sphinx on the deck: the best line scores 1 (the exact search). Cards A7 draws in turn 15's
-    Timeline phase can be spent by turn 16's actions only. The model counted every effect's
+    Timeline phase can be spent by turn 16's actions only (RULES.md section 4: the actions,
+    then the Timeline phase). The model counted every effect's
     draws from the start, so turn 15's actions spent A7's cards too: 8. Now a slot's actions
     spend only the effects' draws before its Timeline phase (`cardflow.draws_before_timeline`,
     written where no Create can happen in a Timeline or decline phase): 5, still above the

@@ -73,6 +73,7 @@ def effect_draws(ctx: Context, effects: Effects, by_phase: bool = False) -> Draw
 
 
 def _live(act: LinExpr) -> bool:
+    """Whether an activation count may be non-zero (not the constant 0)."""
     return not (isinstance(act, int) and act == 0)
 
 
@@ -107,12 +108,11 @@ def draws_before_timeline(ctx: Context, effects: Effects, by_effects: Var,
     for i in range(ctx.n_slots):
         phases = sch.timeline_phases_through(i - 1) if i else 0
         early: LinExpr = 0
-        for j, (k, act) in enumerate(timeline):
-            if phases:
-                v = m.new_int_var(0, big, f"timeline_draws_before{i}_{j}")
-                m.add(v <= k * act)
-                m.add(v <= k * phases)
-                early = early + v
+        for j, (k, act) in enumerate(timeline if phases else []):
+            v = m.new_int_var(0, big, f"timeline_draws_before{i}_{j}")
+            m.add(v <= k * act)
+            m.add(v <= k * phases)
+            early = early + v
         b = m.new_int_var(0, big, f"effect_draws_before{i}")
         m.add(b <= by_effects)
         m.add(b <= effects.gains["draw"] + elongated - late + early)

@@ -166,7 +166,7 @@ def concave_envelope(points: list[Point]) -> list[tuple[Point, Point]]:
     """The segments of the upper concave hull of `points` (x strictly ascending): each
     segment's line lies on or above every point, and so above a step function that rises
     only at the points."""
-    hull: list[tuple[int, int]] = []
+    hull: list[Point] = []
     for pt in points:
         while len(hull) >= 2:
             (x1, y1), (x2, y2) = hull[-2], hull[-1]
@@ -176,4 +176,3 @@ def concave_envelope(points: list[Point]) -> list[tuple[Point, Point]]:
                 break
         hull.append(pt)
     return list(pairwise(hull))
-

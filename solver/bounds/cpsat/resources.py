@@ -202,12 +202,8 @@ def hand_payment(effect: Effect) -> int:
     `costs.step_pay`: a hand too small to pay skips the effect), less the draws netted against
     them (`_pay_gains`: Moai Statue and A8 net to 0). A payment of up to N (T17) may be 0,
     and a discard that is not a price (Tulum, C35) takes nothing from an empty hand: both 0."""
-    if len(effect.steps) != 1:
-        return 0
-    step = effect.steps[0]
-    if step.op != "pay" or step.cost != "discard_hand":
-        return 0
-    return _pay_gains(step, 0).shed  # the price less the draws netted against it
+    step = _hand_price(effect)
+    return 0 if step is None else _pay_gains(step, 0).shed  # the price less the netted draws
 
 
 def typed_payment(effect: Effect) -> tuple[int, int] | None:
@@ -215,12 +211,18 @@ def typed_payment(effect: Effect) -> tuple[int, int] | None:
     effect whose one step is paid with exactly N cards of that type (Moai Statue, A7: "discard
     2 artifact cards, then draw 4"), else None. The engine skips such an effect unless the
     hand holds N cards of the type (`costs.can_pay`)."""
+    step = _hand_price(effect)
+    if step is None or step.card_type is None:
+        return None
+    return step.card_type, step.amount
+
+
+def _hand_price(effect: Effect) -> Step | None:
+    """The step of an effect whose one step is paid with exactly N cards from the hand."""
     if len(effect.steps) != 1:
         return None
     step = effect.steps[0]
-    if step.op != "pay" or step.cost != "discard_hand" or step.card_type is None:
-        return None
-    return step.card_type, step.amount
+    return step if step.op == "pay" and step.cost == "discard_hand" else None
 
 
 def effect_gains(effect: Effect, pool_size: int) -> Gains:
