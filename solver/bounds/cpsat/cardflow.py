@@ -132,6 +132,7 @@ def running_totals(ctx: Context, turns: TurnActions, declines: SlotDeclines,
         creates=ctx.running_totals(t.creates, "creates_by", 2 * n),
         due=ctx.running_totals(declines.new, "due_by", big),
         due_cards=ctx.running_totals(declines.new_cards, "due_cards_by", big),
+        due_distance=ctx.running_totals(declines.distance, "due_distance_by", big),
         archived=ctx.running_totals(t.archived, "archived_by", big),
         drawn=ctx.running_totals([t.searched[i] + t.excavated[i] for i in range(n)],
                                  "drawn_by", big),
@@ -192,6 +193,10 @@ def hold_cards(ctx: Context, totals: RunningTotals, draws: Draws, effects: Effec
             m.add(used[i] >= used[i - 1])
         m.add(totals.creates[i] + granted_mon >= totals.due[i])
         m.add(used[i] >= totals.due_cards[i] + totals.archived[i])
+        # ... and their distance costs, but those a move saved (at most 5 a move, RULES.md
+        # section 5: spaces 1-6; relaxation 3)
+        m.add(used[i] >= totals.due_cards[i] + totals.due_distance[i] + totals.archived[i]
+              - 5 * effects.gains["moves"])
         if paid is not None:  # relaxation 10: cards paid at the Create
             m.add(used[i] >= paid[i] + totals.archived[i])
         m.add(used[i] <= through_hand(ctx, totals, draws, i))

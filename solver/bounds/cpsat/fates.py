@@ -140,10 +140,14 @@ def choose_fates(ctx: Context, reshuffle: Var | None) -> Monuments:
 
 def declines_by_slot(ctx: Context, monuments: Monuments) -> SlotDeclines:
     """Per decline slot: every monument declining then (RULES.md section 4C step 2), the new
-    ones among them (created by then), and the cards those cost (the card and its discards)."""
+    ones among them (created by then), the cards those cost (the card and its discards), and
+    the least distance part of their discard costs (section 5: the route of the fate, relaxation
+    3; paid at the Create, by the end of the decline slot; a moved monument's may be saved,
+    `cardflow.hold_cards`)."""
     n, cards = ctx.n_slots, ctx.cards
     due: list[LinExpr] = [0] * n
     due_cards: list[LinExpr] = [0] * n
+    distance: list[LinExpr] = [0] * n
     declined: list[LinExpr] = [0] * n
     for c in monuments.cards:
         for fate, v in monuments.fate[c].items():
@@ -154,7 +158,10 @@ def declines_by_slot(ctx: Context, monuments: Monuments) -> SlotDeclines:
             if c not in monuments.space_now:
                 due[j] = due[j] + v
                 due_cards[j] = due_cards[j] + (1 + cards[c].discard_cost) * v
-    return SlotDeclines(declined=declined, new=due, new_cards=due_cards)
+                cost = monuments.routes[c][fate].cost
+                if cost:
+                    distance[j] = distance[j] + cost * v
+    return SlotDeclines(declined=declined, new=due, new_cards=due_cards, distance=distance)
 
 
 def distance_costs(ctx: Context, monuments: Monuments, moves: LinExpr) -> Var:

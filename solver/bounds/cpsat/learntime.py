@@ -84,11 +84,18 @@ class LearnTimes:
         point: learned at that point or earlier.
     :param others: per technology type, the other technologies of that type learned by each
         point.
+    :param of_type: per technology type, every technology of that type learned by each point
+        (from now on; those owned now not counted).
+    :param in_decline: per slot, the most Learns its decline phase can hold: the Learns its
+        declining monuments grant, plus every grant that is not timed (an immediate effect of a
+        card a decline effect creates, a trigger, a technology's effect, a chest).
     """
 
     points: int
     timed: dict[int, list[Var]]
     others: dict[int, list[Var]]
+    of_type: dict[int, list[LinExpr]]
+    in_decline: list[LinExpr]
 
 
 def learn_points(ctx: Context) -> int:
@@ -240,7 +247,8 @@ def learn_in_time(ctx: Context, techs: Technologies, turns: TurnActions,
             tech_counts[key] = got
         return got
 
-    _grant_learns(ctx, techs, turns, monuments, effects, times, counts, points, timed, others)
+    in_decline = _grant_learns(ctx, techs, turns, monuments, effects, times, counts, points,
+                               timed, others)
 
     # Requirements on the counts of the point, asked at every point from the one it is
     # learned at (the counts never go down: the stronger linear form of the same rule).
@@ -256,7 +264,11 @@ def learn_in_time(ctx: Context, techs: Technologies, turns: TurnActions,
                 for cnt, need in _reads(counter, value + relax, own, counts, tech_count):
                     m.add(cnt[j] >= need * z - techs.lowered)
     _at_most_lost(ctx, techs, knowledge)
-    return LearnTimes(points=points, timed=timed, others=others)
+    of_type = {k: [sum(ys[j] for t, ys in timed.items() if cards[t].kind == k)
+                   + (others[k][j] if k in others else 0) for j in range(n_pts)]
+               for k in range(len(TECH_TYPE_NAMES))}
+    return LearnTimes(points=points, timed=timed, others=others, of_type=of_type,
+                      in_decline=in_decline)
 
 
 def _reads(counter: str, value: int, own: str, counts: _Counts,
@@ -286,9 +298,10 @@ def _reads(counter: str, value: int, own: str, counts: _Counts,
 def _grant_learns(ctx: Context, techs: Technologies, turns: TurnActions,
                   monuments: Monuments, effects: Effects, times: CreationTimes | None,
                   counts: _Counts, points: int, timed: dict[int, list[Var]],
-                  others: dict[int, list[Var]]) -> None:
+                  others: dict[int, list[Var]]) -> list[LinExpr]:
     """Learns per point (see the module): the previous slot's decline grants, the slot's
-    Learn actions and Timeline grants, and the untimed grants shared out freely."""
+    Learn actions and Timeline grants, and the untimed grants shared out freely. Returns,
+    per slot, its decline grants plus the untimed grants (`LearnTimes.in_decline`)."""
     m, cards, slots = ctx.model, ctx.cards, ctx.slots
     by_point: list[LinExpr] = [0] * points  # learned by each point
     for ys in [*timed.values(), *others.values()]:
@@ -297,6 +310,7 @@ def _grant_learns(ctx: Context, techs: Technologies, turns: TurnActions,
     grants: list[LinExpr] = [turns.learns[i] for i in range(len(slots))] + [0] * (
         points - len(slots))
     untimed: LinExpr = 0
+    declining: list[LinExpr] = [0] * len(slots)  # per slot, its decline grants
     top = len(techs.learnable)
     for card, moment, k, act in effects.learning:
         if (moment == "decline" and card in monuments.fate and card not in monuments.vanished
@@ -304,6 +318,7 @@ def _grant_learns(ctx: Context, techs: Technologies, turns: TurnActions,
             for fate, v in monuments.fate[card].items():
                 if fate != END:
                     grants[fate[1] + 1] = grants[fate[1] + 1] + k * v
+                    declining[fate[1]] = declining[fate[1]] + k * v
         elif moment == "timeline" and card >= 0:
             condition = _timeline_condition(ctx, card)
             fires: list[Var] = []
@@ -330,6 +345,7 @@ def _grant_learns(ctx: Context, techs: Technologies, turns: TurnActions,
     for j in range(points):
         if not isinstance(at_point[j], int):
             m.add(at_point[j] <= grants[j] + share[j])
+    return [d + untimed for d in declining]
 
 
 def _timeline_condition(ctx: Context, card: int) -> list[Clause]:

@@ -97,6 +97,7 @@ from solver.bounds.cpsat.fates import (
 from solver.bounds.cpsat.goals import require_goals
 from solver.bounds.cpsat.handtime import balance_hand
 from solver.bounds.cpsat.knowledge import lose_knowledge
+from solver.bounds.cpsat.learndraws import draw_on_learns
 from solver.bounds.cpsat.learntime import learn_in_time
 from solver.bounds.cpsat.reach import Reach, chest_gains, read_reach
 from solver.bounds.cpsat.reshuffle import may_reshuffle
@@ -358,7 +359,8 @@ class Relaxation:
         link_conditions(ctx, effects, final, monuments, events)
         require_at_end(ctx, techs, final)
         if ctx.n_slots <= self.config.learn_turns:  # relaxation 11
-            learn_in_time(ctx, techs, turns, monuments, effects, knowledge, times)
+            learned = learn_in_time(ctx, techs, turns, monuments, effects, knowledge, times)
+            draw_on_learns(ctx, effects, learned, totals, draws, used)
         vp = maximize_score(ctx, monuments, techs, final)
         require_goals(ctx, final.values)
         self.variables = Variables(

@@ -215,11 +215,12 @@ class Draws:
 @dataclass(frozen=True)
 class SlotDeclines:
     """Per slot (`fates.declines_by_slot`): every monument declining then, the new ones among
-    them, and the cards those new ones cost."""
+    them, the cards those new ones cost, and the least distance part of their costs."""
 
     declined: list[LinExpr]
     new: list[LinExpr]
     new_cards: list[LinExpr]
+    distance: list[LinExpr]
 
 
 @dataclass(frozen=True)
@@ -229,6 +230,7 @@ class RunningTotals:
     creates: list[Var]
     due: list[Var]  # new monuments declined
     due_cards: list[Var]  # the cards they cost
+    due_distance: list[Var]  # the least distance part of those costs
     archived: list[Var]
     drawn: list[Var]  # by Searches and excavations
     decline_drawn: list[Var]
