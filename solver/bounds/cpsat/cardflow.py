@@ -5,15 +5,16 @@
    earlier decline draw, plus every other effect's draws and reveals whenever they happen); the
    discard pile only after a reshuffle (then cards that leave play may be created again,
    `solver.bounds.cpsat.reshuffle`; `dig_for_cards`, `from_discard`). Per turn, the cards used
-   by then (monuments due to decline by then with their discards, archived cards) never exceed
-   the starting hand plus the cards drawn so far, and the cards banked from searches,
-   excavations and earlier declines never exceed 10 (D4; `hold_cards`); the cards used in all
-   never exceed what can leave the hand (creations with their costs, Archives, effects'
-   discards: `most_spent`), so a line cannot bank draws beyond 10 by "using" cards it never
-   spends. Other effects' gains count from the start (earlier than the engine allows: an
-   overestimate; `effect_draws`), except that a slot's actions spend no card a Timeline
-   effect draws in that slot or later (`draws_before_timeline`, where no Create can happen
-   outside the actions).
+   by then (monuments due to decline by then with their discards and the least distance part
+   of them, archived cards) never exceed the starting hand plus the cards drawn so far, and
+   the cards banked from searches, excavations and earlier declines never exceed 10 (D4;
+   `hold_cards`); the cards used in all never exceed what can leave the hand (creations with
+   their costs, Archives, effects' discards: `most_spent`), so a line cannot bank draws
+   beyond 10 by "using" cards it never spends. Other effects' gains count from the start
+   (earlier than the engine allows: an overestimate; `effect_draws`), except that a slot's
+   actions spend no card a Timeline effect draws in that slot or later
+   (`draws_before_timeline`, where no Create can happen outside the actions) and, with Learns
+   in time, no card that a later Learn makes an effect draw (`learndraws`).
 """
 
 from __future__ import annotations
@@ -175,6 +176,8 @@ def hold_cards(ctx: Context, totals: RunningTotals, draws: Draws, effects: Effec
                granted_mon: LinExpr, paid: list[LinExpr] | None = None) -> list[Var]:
     """Relaxation 4, per slot: the cards used by then (never fewer later) cover the monuments
     due by then (created by a Create by then) with their discards and the archived cards,
+    and with the distance part of those discards too but 5 per move or swapped monument (a
+    reposition saves at most 5, spaces 1-6; `fates.declines_by_slot`),
     and never exceed the starting hand plus the cards drawn; the cards banked from actions and
     earlier declines never exceed 10 (D4). Where every card a slot spends, but effects' prices
     and discards, leaves the hand in its actions (`draws.before_timeline`, written by

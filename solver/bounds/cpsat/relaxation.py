@@ -34,7 +34,8 @@ numbered, beside the code that makes them:
 10. **Creation time** (with `RelaxConfig.timed`, or at most `RelaxConfig.timed_turns` turns
     left): `solver.bounds.cpsat.creation`.
 11. **Learn time** (at most `RelaxConfig.learn_turns` turns left):
-    `solver.bounds.cpsat.learntime`.
+    `solver.bounds.cpsat.learntime`; the cards that Learns make effects draw, by slot:
+    `solver.bounds.cpsat.learndraws`.
 12. **The hand by turn** (with creation times and `RelaxConfig.hand_by_turn`): Creates, cards
     paid and effect draws in their turn, the hand capped at 10: `solver.bounds.cpsat.handtime`.
 
@@ -296,7 +297,8 @@ class Relaxation:
            capacity (2), the deck dug (4);
         5. knowledge (6), the lost knowledge of the last Timeline phase (5), the final
            counters, effect conditions (5), requirements (7; and on each learn point's counts,
-           11, with at most `learn_turns` turns left), the objective (8), the goals (9).
+           11, with at most `learn_turns` turns left, and the draws of Learns by slot), the
+           objective (8), the goals (9).
         """
         ctx = self.context
         turns = take_actions(ctx)
