@@ -155,4 +155,3 @@ def test_the_envelope_lies_above_the_cards_of_a_type_among_the_top(seed: int) ->
             assert (x2 - x1) * count <= (y2 - y1) * d + y1 * x2 - y2 * x1
     hull = [a for a, _ in segments] + [segments[-1][1]]
     assert hull[-1] == corners[-1] and all(c in corners for c in hull)
-

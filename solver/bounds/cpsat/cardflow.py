@@ -145,11 +145,14 @@ def running_totals(ctx: Context, turns: TurnActions, declines: SlotDeclines,
     )
 
 
-def through_hand(ctx: Context, totals: RunningTotals, draws: Draws, i: int) -> LinExpr:
+def through_hand(ctx: Context, totals: RunningTotals, draws: Draws, i: int,
+                 by_effects: LinExpr | None = None) -> LinExpr:
     """The most cards that can have been in the hand by the end of slot `i`: the hand at the
     phase plus every card drawn by then (actions, decline effects) and the other effects'
-    draws, counted from the start (RULES.md section 5: cards enter the hand only by draws)."""
-    return ctx.phase.hand + totals.drawn[i] + totals.decline_drawn[i] + draws.by_effects
+    draws, counted from the start (RULES.md section 5: cards enter the hand only by draws);
+    `by_effects`, where given, replaces the last (a tighter count of them by then)."""
+    effects_drew = draws.by_effects if by_effects is None else by_effects
+    return ctx.phase.hand + totals.drawn[i] + totals.decline_drawn[i] + effects_drew
 
 
 def archive_by_effects(ctx: Context, effects: Effects) -> Var:

@@ -29,6 +29,7 @@ is made.
 
 from __future__ import annotations
 
+from solver.bounds.cpsat.cardflow import through_hand
 from solver.bounds.cpsat.context import Context, LinExpr
 from solver.bounds.cpsat.learntime import LearnTimes
 from solver.bounds.cpsat.variables import Draws, Effects, RunningTotals, Var
@@ -45,7 +46,7 @@ def draw_on_learns(ctx: Context, effects: Effects, learned: LearnTimes, totals: 
                 and e.trigger.event == "learn"]
     if not on_learn:
         return
-    top = len(ctx.state.setup.card_pool(ctx.state.book))
+    top = ctx.pool_size
     everything = effects.gains["draw"] + draws.elongated
     for i in range(ctx.n_slots - 1):
         of_any: LinExpr = sum(learned.of_type[k][i] for k in range(len(TECH_TYPE_NAMES)))
@@ -57,5 +58,4 @@ def draw_on_learns(ctx: Context, effects: Effects, learned: LearnTimes, totals: 
             m.add(fired <= act)
             m.add(fired <= made)
             late = late + k * (act - fired)
-        m.add(used[i] <= ctx.phase.hand + totals.drawn[i] + totals.decline_drawn[i]
-              + everything - late)
+        m.add(used[i] <= through_hand(ctx, totals, draws, i, everything - late))
